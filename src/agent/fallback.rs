@@ -1,0 +1,124 @@
+//! The no-LLM path: `search_m365` with keyword queries derived from the post,
+//! `search_posts` in parallel, then `generate_action_hint` over what was found.
+
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+use tracing::Instrument;
+
+use super::RunInput;
+use crate::{
+    keywords::keywords,
+    tools::{MAX_QUERY_CHARS, Session, Source, connection::McpConnection, truncate},
+};
+
+/// Keywords in the broad (OR) query.
+const BROAD_TERMS: usize = 8;
+/// Keywords in the precise (AND) query.
+const PRECISE_TERMS: usize = 3;
+
+/// Runs the fallback tools; results land in the session.
+pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInput) {
+    let m365 = async {
+        if input.graph_token.is_none() {
+            session.mark_unavailable(Source::M365, "m365_no_token");
+            return;
+        }
+        let calls = m365_queries(&input.text, &input.tags)
+            .into_iter()
+            .map(|q| call(conn, session, "search_m365", json!({ "query": q })));
+        futures::future::join_all(calls).await;
+    };
+    let posts_query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
+    let posts = call(conn, session, "search_posts", json!({ "query": posts_query }));
+    futures::join!(m365, posts);
+
+    let collected = session.snapshot();
+    let refs: Vec<&str> = collected
+        .m365
+        .iter()
+        .take(3)
+        .map(|(r, _)| r.as_str())
+        .chain(collected.posts.iter().take(2).map(|(r, _)| r.as_str()))
+        .collect();
+    if !refs.is_empty() {
+        call(conn, session, "generate_action_hint", json!({ "refs": refs })).await;
+    }
+}
+
+/// Calls one tool; a failure marks its source unavailable unless the tool did.
+async fn call(conn: &McpConnection, session: &Session, tool: &'static str, args: Value) {
+    let started = Instant::now();
+    let span = tracing::info_span!("execute_tool", tool, elapsed_ms = tracing::field::Empty, ok = tracing::field::Empty);
+    let arguments: Map<String, Value> = match args {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    let result = conn.call(tool, arguments).instrument(span.clone()).await;
+    span.record("elapsed_ms", started.elapsed().as_millis() as u64);
+    let source = match tool {
+        "search_m365" => Source::M365,
+        "search_posts" => Source::Posts,
+        _ => Source::ActionHint,
+    };
+    match result {
+        Ok(out) if !out.is_error => {
+            span.record("ok", true);
+        }
+        Ok(_) => {
+            span.record("ok", false);
+            let _e = span.enter();
+            tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
+            let c = session.snapshot();
+            // search_m365 tools mark their own failures; a partial group failure is not unavailability.
+            if !c.unavailable.contains(&source) && source != Source::M365 {
+                session.mark_unavailable(source, &format!("{}_tool_error", source.as_str()));
+            }
+        }
+        Err(e) => {
+            span.record("ok", false);
+            let _e = span.enter();
+            tracing::warn!(tool, error.kind = "mcp_error", error.message = %e, "tool call failed");
+            session.mark_unavailable(source, "mcp_call_failed");
+        }
+    }
+}
+
+/// Keyword queries for Graph: a precise one (top keywords, all required) and a
+/// broad one (any keyword), so a long post still finds documents.
+fn m365_queries(text: &str, tags: &[String]) -> Vec<String> {
+    let mut terms = keywords(text);
+    for tag in tags {
+        for k in keywords(tag) {
+            if !terms.contains(&k) {
+                terms.push(k);
+            }
+        }
+    }
+    terms.retain(|t| !t.contains(':'));
+    if terms.is_empty() {
+        return Vec::new();
+    }
+    let precise = terms.iter().take(PRECISE_TERMS).cloned().collect::<Vec<_>>().join(" ");
+    let broad = terms.iter().take(BROAD_TERMS).cloned().collect::<Vec<_>>().join(" OR ");
+    let mut queries = vec![truncate(&precise, MAX_QUERY_CHARS - 1)];
+    if terms.len() > 1 && broad != precise {
+        queries.push(truncate(&broad, MAX_QUERY_CHARS - 1));
+    }
+    queries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph_queries_are_keywords_not_the_sentence() {
+        let q = m365_queries("How do I set up a deployment pipeline for our repo?", &["devops".into()]);
+        assert_eq!(q, vec!["deployment pipeline repo", "deployment OR pipeline OR repo OR devops"]);
+    }
+
+    #[test]
+    fn text_without_keywords_gives_no_graph_query() {
+        assert!(m365_queries("how do I?", &[]).is_empty());
+    }
+}

@@ -1,0 +1,97 @@
+//! HTTP only: the router, shared state, edge middleware (request ids, API
+//! keys, body limits, CORS, tracing) and the handlers, one file per resource.
+
+mod error;
+mod extract;
+mod openapi;
+mod posts;
+mod probes;
+mod suggestions;
+mod validate;
+
+use std::sync::Arc;
+
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, MatchedPath, Request, State},
+    http::{HeaderName, HeaderValue, Method, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
+use tower_http::{
+    cors::CorsLayer,
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    trace::{DefaultOnResponse, TraceLayer},
+};
+
+pub use error::ApiError;
+
+use crate::{agent::Orchestrator, posts::PostIndex, settings::Settings, tools::ToolDeps};
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Shared state of every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub orchestrator: Arc<Orchestrator>,
+    pub posts: PostIndex,
+    pub deps: Arc<ToolDeps>,
+    pub settings: Arc<Settings>,
+}
+
+/// The whole HTTP surface.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .merge(suggestions::router())
+        .merge(posts::router())
+        .layer(middleware::from_fn_with_state(state.clone(), require_api_key));
+    let mut app = Router::new()
+        .merge(api)
+        .merge(probes::router())
+        .fallback(|| async { ApiError::NotFound })
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &Request| {
+                    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+                    let request_id = req.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+                    tracing::info_span!("http_request", method = %req.method(), route = route.as_deref().unwrap_or("unmatched"), request_id)
+                })
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid));
+    if let Some(cors) = cors(&state.settings.server.cors_origins) {
+        app = app.layer(cors);
+    }
+    app.with_state(state)
+}
+
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let origins: Vec<HeaderValue> = origins.iter().filter_map(|o| o.parse().ok()).collect();
+    (!origins.is_empty()).then(|| {
+        CorsLayer::new()
+            .allow_origin(origins)
+            .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+            .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION, header::ACCEPT, REQUEST_ID, HeaderName::from_static("x-api-key")])
+            .expose_headers([REQUEST_ID])
+    })
+}
+
+/// Rejects `/api` requests without a configured `X-Api-Key`, when keys are configured.
+async fn require_api_key(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let keys = &state.settings.server.api_keys;
+    if keys.is_empty() {
+        return next.run(req).await;
+    }
+    let given = req.headers().get("x-api-key").map(|v| v.as_bytes()).unwrap_or_default();
+    if keys.iter().any(|k| constant_time_eq(k.expose().as_bytes(), given)) {
+        next.run(req).await
+    } else {
+        ApiError::Unauthorized.into_response()
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

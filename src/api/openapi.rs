@@ -1,0 +1,17 @@
+//! The OpenAPI 3.1 document, generated from the handlers and contract types.
+
+use utoipa::OpenApi;
+
+use super::{posts, probes, suggestions};
+use crate::contract;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "linkup-suggestions", description = "LinkUp's Suggestions panel: Microsoft 365 documents, similar posts and a next-step hint."),
+    paths(suggestions::suggest, suggestions::suggest_for_post, posts::upsert, posts::fetch, posts::remove,
+          posts::batch, probes::healthz, probes::readyz),
+    components(schemas(contract::SuggestionsRequest, contract::CombinedSuggestionsResponse, contract::McpSuggestion,
+        contract::M365Source, contract::PostSummary, contract::PostInput, contract::PostBatch, contract::PostBatchResult,
+        contract::ResponseMeta, contract::RunPath, contract::ErrorBody, contract::ErrorDetail, contract::Readiness))
+)]
+pub struct ApiDoc;

@@ -1,0 +1,190 @@
+//! Wire types of the HTTP API (camelCase JSON), shared with the TypeScript
+//! clients. `CombinedSuggestionsResponse` is the old contract, unchanged, plus `meta`.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Body of `POST /api/suggestions`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestionsRequest {
+    /// 1–128 chars of `[A-Za-z0-9._:-]`; this post is excluded from similar posts.
+    pub post_id: String,
+    /// The post text, 1–10,000 chars after trimming.
+    pub text: String,
+    /// At most 20 tags of at most 50 chars.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+}
+
+/// One Microsoft 365 document, mail or list item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct McpSuggestion {
+    pub title: String,
+    pub url: String,
+    pub description: String,
+    /// Always `m365`.
+    pub source_type: String,
+    pub source: M365Source,
+    /// Always `available`.
+    pub status: String,
+}
+
+/// Where a Microsoft 365 result lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum M365Source {
+    Onedrive,
+    Sharepoint,
+    Email,
+}
+
+impl M365Source {
+    /// Lower-case name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Onedrive => "onedrive",
+            Self::Sharepoint => "sharepoint",
+            Self::Email => "email",
+        }
+    }
+}
+
+/// A LinkUp post as shown in the panel (and as stored in the post index).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostSummary {
+    pub id: String,
+    pub author_id: String,
+    pub author_name: String,
+    pub text: String,
+    pub tags: Vec<String>,
+    pub lat: f64,
+    pub lng: f64,
+    /// `online` or `offline` meeting mode, as LinkUp sends it.
+    pub mode: String,
+    pub category: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339; null for posts that never expire.
+    pub expires_at: Option<String>,
+    pub interested_count: u32,
+    pub join_count: u32,
+}
+
+/// Body of `PUT /api/posts/{postId}` (the id comes from the path).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostInput {
+    /// Optional; must equal the path id when present.
+    #[serde(default)]
+    pub id: Option<String>,
+    pub author_id: String,
+    pub author_name: String,
+    pub text: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub lat: f64,
+    pub lng: f64,
+    #[serde(default = "default_mode")]
+    pub mode: String,
+    #[serde(default)]
+    pub category: Option<String>,
+    pub created_at: String,
+    #[serde(default)]
+    pub expires_at: Option<String>,
+    #[serde(default)]
+    pub interested_count: u32,
+    #[serde(default)]
+    pub join_count: u32,
+}
+
+fn default_mode() -> String {
+    "online".to_owned()
+}
+
+/// Body of `POST /api/posts/batch`: posts carrying their own `id`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct PostBatch {
+    /// At most 1,000 posts.
+    pub posts: Vec<PostInput>,
+}
+
+/// Answer of `POST /api/posts/batch`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PostBatchResult {
+    pub created: usize,
+    pub updated: usize,
+}
+
+/// The Suggestions panel: the TypeScript `CombinedSuggestionsResponse`, plus `meta`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CombinedSuggestionsResponse {
+    /// At most 10 items.
+    pub m365: Vec<McpSuggestion>,
+    /// At most 5 items.
+    pub posts: Vec<PostSummary>,
+    /// Null when nothing was found.
+    pub action_hint: Option<String>,
+    /// Always `mcp` (compatibility).
+    pub source: String,
+    /// `m365`, `posts`, `actionHint`: sources that could not be consulted or failed.
+    pub unavailable_sources: Vec<String>,
+    pub meta: ResponseMeta,
+}
+
+/// How the answer was produced (old clients ignore it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseMeta {
+    pub run_id: String,
+    /// `agent`, `fallback` or `partial`.
+    pub path: RunPath,
+    /// LLM rounds made.
+    pub rounds: u32,
+    pub elapsed_ms: u64,
+    /// Short machine-readable reasons, e.g. `llm_unconfigured`, `m365_unauthorized`.
+    pub degraded: Vec<String>,
+}
+
+/// Which path produced the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunPath {
+    Agent,
+    Fallback,
+    Partial,
+}
+
+/// The one shape of every 4xx/5xx body.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// What went wrong, and with which field.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ErrorDetail {
+    /// e.g. `invalid_request`, `unsupported_media_type`, `payload_too_large`.
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// `GET /readyz`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Readiness {
+    pub ready: bool,
+    pub post_index: bool,
+    pub mcp_tools: Vec<String>,
+    pub llm_configured: bool,
+    pub embeddings_configured: bool,
+    pub graph_base_url: String,
+    pub llm_circuit_open: bool,
+}

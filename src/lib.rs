@@ -1,0 +1,127 @@
+//! linkup-suggestions: the service behind LinkUp's Suggestions panel.
+//!
+//! # Layout
+//! - [`settings`]: typed configuration (files + environment).
+//! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware.
+//! - [`contract`]: wire types of the HTTP API.
+//! - [`agent`]: the orchestrator — one run per request, deadline, fallback.
+//! - [`tools`]: the MCP server and its tools, reached over an in-process duplex.
+//! - [`llm`]: Azure OpenAI client (chat, embeddings).
+//! - [`msgraph`]: Microsoft Graph search client.
+//! - [`posts`]: the post index (SQLite FTS5 + vectors).
+//! - [`telemetry`]: tracing subscriber set-up.
+
+pub mod agent;
+pub mod api;
+pub mod contract;
+pub mod keywords;
+pub mod llm;
+pub mod msgraph;
+pub mod posts;
+pub mod settings;
+pub mod telemetry;
+pub mod tools;
+
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::{
+    agent::Orchestrator,
+    api::AppState,
+    llm::AzureOpenAi,
+    msgraph::GraphClient,
+    posts::PostIndex,
+    settings::Settings,
+    tools::ToolDeps,
+};
+
+/// A built service: listener bound, post index open, ready to serve.
+pub struct App {
+    listener: TcpListener,
+    router: axum::Router,
+    maintenance: tokio::task::JoinHandle<()>,
+    grace: Duration,
+}
+
+impl App {
+    /// Binds the listener, opens the post index and wires the upstream clients.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        // reqwest is built without a bundled crypto provider: install ring's once.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .pool_idle_timeout(Duration::from_secs(90))
+            .build()
+            .context("building the HTTP client")?;
+        let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
+        let graph = GraphClient::new(http, &settings.msgraph.base_url, Duration::from_millis(settings.msgraph.timeout_ms));
+        let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
+            .await
+            .with_context(|| format!("opening the post index at {}", settings.posts.db_path.display()))?;
+        let maintenance = posts.spawn_maintenance(
+            Duration::from_secs(settings.posts.purge_interval_secs),
+            Duration::from_secs(settings.posts.embed_retry_interval_secs),
+        );
+        let deps = Arc::new(ToolDeps { graph, posts: posts.clone(), llm });
+        let orchestrator = Arc::new(Orchestrator::new(deps.clone(), settings.agent.clone()));
+        let listener = TcpListener::bind(settings.server.addr)
+            .await
+            .with_context(|| format!("binding {}", settings.server.addr))?;
+        let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
+        let state = AppState { orchestrator, posts, deps, settings: Arc::new(settings) };
+        Ok(Self { listener, router: api::router(state), maintenance, grace })
+    }
+
+    /// The bound address (tests bind port 0 and read it here).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound TCP listener has a local address")
+    }
+
+    /// Serves until `shutdown` resolves, then lets in-flight requests finish
+    /// (at most the grace period).
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+        let signal = async move {
+            shutdown.await;
+            tracing::info!("shutting down: finishing in-flight requests");
+            let _ = stopping_tx.send(());
+        };
+        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
+        let grace = self.grace;
+        let bounded = async move {
+            let _ = stopping_rx.await;
+            tokio::time::sleep(grace).await;
+        };
+        tokio::select! {
+            result = server => result.context("serving HTTP")?,
+            () = bounded => tracing::warn!("grace period over; dropping remaining requests"),
+        }
+        self.maintenance.abort();
+        Ok(())
+    }
+
+    /// Serves until SIGTERM or Ctrl-C.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { () = ctrl_c => {}, () = terminate => {} }
+}

@@ -1,0 +1,198 @@
+//! Azure OpenAI client: chat completions and embeddings over one shared
+//! reqwest client, with an error taxonomy and no automatic retries.
+
+pub mod wire;
+
+use std::{sync::Arc, time::Duration};
+
+use reqwest::{StatusCode, header};
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::settings::{AzureOpenAiSettings, Secret};
+use wire::{ChatMessage, ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse};
+
+/// Why an Azure OpenAI call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LlmError {
+    #[error("no Azure OpenAI deployment is configured")]
+    Unconfigured,
+    #[error("Azure OpenAI rejected the key (401/403)")]
+    Unauthorized,
+    #[error("Azure OpenAI rate limit (429)")]
+    RateLimited { retry_after_secs: Option<u64> },
+    #[error("Azure OpenAI content filter")]
+    ContentFilter,
+    #[error("Azure OpenAI rejected the request ({0})")]
+    BadRequest(u16),
+    #[error("Azure OpenAI failed with status {0}")]
+    Upstream(u16),
+    #[error("Azure OpenAI did not answer in time")]
+    Timeout,
+    #[error("Azure OpenAI could not be reached")]
+    Connect,
+    #[error("Azure OpenAI answered with an unexpected body")]
+    Malformed,
+}
+
+impl LlmError {
+    /// Short machine-readable kind for logs and `meta.degraded`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Unconfigured => "unconfigured",
+            Self::Unauthorized => "unauthorized",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::ContentFilter => "content_filter",
+            Self::BadRequest(_) => "bad_request",
+            Self::Upstream(_) => "upstream_error",
+            Self::Timeout => "timeout",
+            Self::Connect => "unreachable",
+            Self::Malformed => "malformed_response",
+        }
+    }
+}
+
+/// Options of one chat call.
+#[derive(Debug, Clone, Default)]
+pub struct ChatOptions<'a> {
+    pub max_tokens: Option<u32>,
+    pub tools: &'a [wire::ToolDefinition],
+    pub response_format: Option<&'a serde_json::Value>,
+}
+
+/// Azure OpenAI, as configured. Cheap to clone.
+#[derive(Clone)]
+pub struct AzureOpenAi {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    api_key: Option<Secret>,
+    chat_url: Option<String>,
+    embeddings_url: Option<String>,
+    dimensions: Option<u32>,
+    chat_timeout: Duration,
+    embeddings_timeout: Duration,
+}
+
+impl AzureOpenAi {
+    pub fn new(http: reqwest::Client, s: &AzureOpenAiSettings) -> Self {
+        let endpoint = s.endpoint.as_deref().filter(|e| !e.is_empty()).map(|e| e.trim_end_matches('/'));
+        let url = |deployment: &str, op: &str| {
+            endpoint.filter(|_| !deployment.is_empty()).map(|e| {
+                format!("{e}/openai/deployments/{deployment}/{op}?api-version={}", s.api_version)
+            })
+        };
+        Self {
+            inner: Arc::new(Inner {
+                http,
+                api_key: s.api_key.clone(),
+                chat_url: url(&s.chat_deployment, "chat/completions"),
+                embeddings_url: url(&s.embedding_deployment, "embeddings"),
+                dimensions: Some(s.embedding_dimensions).filter(|d| *d > 0),
+                chat_timeout: Duration::from_millis(s.chat_timeout_ms),
+                embeddings_timeout: Duration::from_millis(s.embeddings_timeout_ms),
+            }),
+        }
+    }
+
+    pub fn chat_configured(&self) -> bool {
+        self.inner.chat_url.is_some()
+    }
+
+    pub fn embeddings_configured(&self) -> bool {
+        self.inner.embeddings_url.is_some()
+    }
+
+    /// One chat completion at temperature 0.
+    pub async fn chat(
+        &self,
+        messages: &[ChatMessage],
+        options: ChatOptions<'_>,
+    ) -> Result<ChatResponse, LlmError> {
+        let url = self.inner.chat_url.as_deref().ok_or(LlmError::Unconfigured)?;
+        let body = ChatRequest {
+            messages,
+            temperature: 0.0,
+            max_tokens: options.max_tokens,
+            tools: options.tools,
+            parallel_tool_calls: (!options.tools.is_empty()).then_some(true),
+            response_format: options.response_format,
+        };
+        let response: ChatResponse = self.post(url, &body, self.inner.chat_timeout).await?;
+        if response.choices.is_empty() {
+            return Err(LlmError::Malformed);
+        }
+        if response.choices[0].finish_reason.as_deref() == Some("content_filter") {
+            return Err(LlmError::ContentFilter);
+        }
+        Ok(response)
+    }
+
+    /// Embeds each input; the result has one vector per input, in order.
+    pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let url = self.inner.embeddings_url.as_deref().ok_or(LlmError::Unconfigured)?;
+        let body = EmbeddingsRequest { input: inputs, dimensions: self.inner.dimensions };
+        let mut response: EmbeddingsResponse =
+            self.post(url, &body, self.inner.embeddings_timeout).await?;
+        if response.data.len() != inputs.len() {
+            return Err(LlmError::Malformed);
+        }
+        response.data.sort_by_key(|d| d.index);
+        Ok(response.data.into_iter().map(|d| d.embedding).collect())
+    }
+
+    async fn post<B: Serialize, R: DeserializeOwned>(
+        &self,
+        url: &str,
+        body: &B,
+        timeout: Duration,
+    ) -> Result<R, LlmError> {
+        let key = self.inner.api_key.as_ref().map(Secret::expose).unwrap_or_default();
+        let response = self
+            .inner
+            .http
+            .post(url)
+            .header("api-key", key)
+            .timeout(timeout)
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| transport_error(&e))?;
+        let status = response.status();
+        if status.is_success() {
+            return response.json().await.map_err(|e| match transport_error(&e) {
+                LlmError::Connect => LlmError::Malformed,
+                other => other,
+            });
+        }
+        let retry_after_secs = response
+            .headers()
+            .get(header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok());
+        let body: ErrorResponse = response.json().await.unwrap_or_default();
+        Err(status_error(status, retry_after_secs, &body))
+    }
+}
+
+fn transport_error(e: &reqwest::Error) -> LlmError {
+    if e.is_timeout() {
+        LlmError::Timeout
+    } else if e.is_decode() || e.is_body() {
+        LlmError::Malformed
+    } else {
+        LlmError::Connect
+    }
+}
+
+fn status_error(status: StatusCode, retry_after_secs: Option<u64>, body: &ErrorResponse) -> LlmError {
+    let code = body.error.code.as_ref().and_then(|c| c.as_str()).unwrap_or_default();
+    match status {
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => LlmError::Unauthorized,
+        StatusCode::TOO_MANY_REQUESTS => LlmError::RateLimited { retry_after_secs },
+        StatusCode::BAD_REQUEST if code == "content_filter" => LlmError::ContentFilter,
+        s if s.is_client_error() => LlmError::BadRequest(s.as_u16()),
+        s => LlmError::Upstream(s.as_u16()),
+    }
+}

@@ -1,0 +1,299 @@
+//! Microsoft Graph search client: `POST /v1.0/search/query` as the caller
+//! (delegated token), files + list items and mails in two parallel requests,
+//! hits mapped to `McpSuggestion`.
+
+use std::time::Duration;
+
+use reqwest::{StatusCode, header};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::contract::{M365Source, McpSuggestion};
+
+/// Results per entity group (Graph's `size`).
+const PAGE_SIZE: u32 = 10;
+
+/// Why a Graph search failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GraphError {
+    #[error("Graph rejected the token (401)")]
+    Unauthorized,
+    #[error("Graph denied access (403)")]
+    Forbidden,
+    #[error("Graph throttled the request (429)")]
+    RateLimited { retry_after_secs: Option<u64> },
+    #[error("Graph failed with status {0}")]
+    Upstream(u16),
+    #[error("Graph did not answer in time")]
+    Timeout,
+    #[error("Graph could not be reached")]
+    Connect,
+    #[error("Graph answered with an unexpected body")]
+    Malformed,
+}
+
+impl GraphError {
+    /// Short machine-readable kind, used in `meta.degraded` (`m365_<kind>`) and logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden => "forbidden",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::Upstream(_) => "upstream_error",
+            Self::Timeout => "timeout",
+            Self::Connect => "unreachable",
+            Self::Malformed => "malformed_response",
+        }
+    }
+
+    fn from_reqwest(e: &reqwest::Error) -> Self {
+        if e.is_timeout() {
+            Self::Timeout
+        } else if e.is_decode() || e.is_body() {
+            Self::Malformed
+        } else {
+            Self::Connect
+        }
+    }
+}
+
+/// Hits of one search; `partial` names the failure when one group failed.
+#[derive(Debug, Default)]
+pub struct GraphSearch {
+    pub items: Vec<McpSuggestion>,
+    pub partial: Option<GraphError>,
+}
+
+/// Graph search as a signed-in user.
+#[derive(Clone)]
+pub struct GraphClient {
+    http: reqwest::Client,
+    endpoint: String,
+    timeout: Duration,
+}
+
+impl GraphClient {
+    pub fn new(http: reqwest::Client, base_url: &str, timeout: Duration) -> Self {
+        let endpoint = format!("{}/v1.0/search/query", base_url.trim_end_matches('/'));
+        Self { http, endpoint, timeout }
+    }
+
+    /// Searches files/list items and mails in parallel. Fails only when both fail.
+    pub async fn search(&self, token: &str, query: &str) -> Result<GraphSearch, GraphError> {
+        let files = self.search_group(token, query, &["driveItem", "listItem"]);
+        let mails = self.search_group(token, query, &["message"]);
+        match futures::join!(files, mails) {
+            (Ok(mut a), Ok(b)) => {
+                a.extend(b);
+                Ok(GraphSearch { items: a, partial: None })
+            }
+            (Ok(items), Err(e)) | (Err(e), Ok(items)) => Ok(GraphSearch { items, partial: Some(e) }),
+            (Err(e), Err(_)) => Err(e),
+        }
+    }
+
+    async fn search_group(
+        &self,
+        token: &str,
+        query: &str,
+        entity_types: &[&str],
+    ) -> Result<Vec<McpSuggestion>, GraphError> {
+        let body = json!({ "requests": [{
+            "entityTypes": entity_types,
+            "query": { "queryString": query },
+            "from": 0,
+            "size": PAGE_SIZE,
+        }]});
+        let response = self
+            .http
+            .post(&self.endpoint)
+            .bearer_auth(token)
+            .timeout(self.timeout)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| GraphError::from_reqwest(&e))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(status_error(status, response.headers()));
+        }
+        let body: SearchResponse =
+            response.json().await.map_err(|e| GraphError::from_reqwest(&e))?;
+        Ok(body
+            .value
+            .into_iter()
+            .flat_map(|r| r.hits_containers)
+            .flat_map(|c| c.hits)
+            .filter_map(map_hit)
+            .collect())
+    }
+}
+
+fn status_error(status: StatusCode, headers: &header::HeaderMap) -> GraphError {
+    match status {
+        StatusCode::UNAUTHORIZED => GraphError::Unauthorized,
+        StatusCode::FORBIDDEN => GraphError::Forbidden,
+        StatusCode::TOO_MANY_REQUESTS => GraphError::RateLimited {
+            retry_after_secs: headers
+                .get(header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse().ok()),
+        },
+        other => GraphError::Upstream(other.as_u16()),
+    }
+}
+
+#[derive(Deserialize)]
+struct SearchResponse {
+    #[serde(default)]
+    value: Vec<SearchResponseItem>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SearchResponseItem {
+    #[serde(default)]
+    hits_containers: Vec<HitsContainer>,
+}
+
+#[derive(Deserialize)]
+struct HitsContainer {
+    #[serde(default)]
+    hits: Vec<SearchHit>,
+}
+
+#[derive(Deserialize)]
+struct SearchHit {
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(default)]
+    resource: Value,
+}
+
+/// Maps one hit; hits without a usable URL are dropped.
+fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
+    let r = &hit.resource;
+    let text = |key: &str| r.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let odata_type = text("@odata.type").unwrap_or_default();
+    let summary = hit.summary.as_deref().map(strip_highlights).filter(|s| !s.is_empty());
+    let (source, url, title, fallback_description) = if odata_type.ends_with("message") {
+        let url = text("webLink")?;
+        let title = text("subject").unwrap_or("(no subject)");
+        (M365Source::Email, url, title.to_owned(), text("bodyPreview"))
+    } else {
+        let url = text("webUrl")?;
+        let title = text("name")
+            .map(str::to_owned)
+            .or_else(|| r.pointer("/fields/title").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_else(|| title_from_url(url));
+        let source = if odata_type.ends_with("driveItem") && is_personal_site(url) {
+            M365Source::Onedrive
+        } else {
+            M365Source::Sharepoint
+        };
+        (source, url, title, None)
+    };
+    let description = summary
+        .or_else(|| fallback_description.map(|d| strip_highlights(d)))
+        .unwrap_or_default();
+    Some(McpSuggestion {
+        title: strip_highlights(&title),
+        url: url.to_owned(),
+        description,
+        source_type: "m365".to_owned(),
+        source,
+        status: "available".to_owned(),
+    })
+}
+
+/// A OneDrive for Business URL lives on the tenant's `-my.sharepoint.com` host.
+fn is_personal_site(url: &str) -> bool {
+    reqwest::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(|h| h.to_ascii_lowercase().ends_with("-my.sharepoint.com")))
+        .unwrap_or(false)
+}
+
+fn title_from_url(url: &str) -> String {
+    let last = url.trim_end_matches('/').rsplit('/').next().unwrap_or(url);
+    last.replace("%20", " ")
+}
+
+/// Removes Graph's hit highlighting (`<c0>`, `</c0>`, `<ddd/>`) and collapses spaces.
+pub fn strip_highlights(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let tag_len = ["<c0>", "</c0>", "<ddd/>"]
+            .iter()
+            .find(|t| tail.starts_with(**t))
+            .map(|t| t.len());
+        match tag_len {
+            Some(len) => {
+                if tail.starts_with("<ddd/>") {
+                    out.push_str("… ");
+                }
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlight_markup_is_stripped() {
+        assert_eq!(
+            strip_highlights("Set up <c0>CI</c0>/CD <ddd/> the <c0>pipeline</c0>  now"),
+            "Set up CI/CD … the pipeline now"
+        );
+        assert_eq!(strip_highlights("a < b"), "a < b");
+    }
+
+    #[test]
+    fn drive_items_on_personal_sites_are_onedrive() {
+        let hit = |url: &str, ty: &str| SearchHit {
+            summary: Some("s".into()),
+            resource: json!({"@odata.type": ty, "name": "Doc.docx", "webUrl": url}),
+        };
+        let od = map_hit(hit(
+            "https://contoso-my.sharepoint.com/personal/kim/Documents/Doc.docx",
+            "#microsoft.graph.driveItem",
+        ))
+        .unwrap();
+        assert_eq!(od.source, M365Source::Onedrive);
+        let sp = map_hit(hit(
+            "https://contoso.sharepoint.com/sites/dev/Doc.docx",
+            "#microsoft.graph.driveItem",
+        ))
+        .unwrap();
+        assert_eq!(sp.source, M365Source::Sharepoint);
+        let li = map_hit(hit(
+            "https://contoso-my.sharepoint.com/personal/kim/Lists/x/1_.000",
+            "#microsoft.graph.listItem",
+        ))
+        .unwrap();
+        assert_eq!(li.source, M365Source::Sharepoint);
+    }
+
+    #[test]
+    fn messages_are_email_with_subject_and_weblink() {
+        let m = map_hit(SearchHit {
+            summary: None,
+            resource: json!({"@odata.type": "#microsoft.graph.message", "subject": "Pipeline",
+                "bodyPreview": "see <c0>CI</c0>", "webLink": "https://outlook.office365.com/owa/?ItemID=1"}),
+        })
+        .unwrap();
+        assert_eq!((m.source, m.title.as_str(), m.description.as_str()), (M365Source::Email, "Pipeline", "see CI"));
+    }
+}

@@ -1,0 +1,241 @@
+//! The post index: LinkUp posts pushed to us, searched by text (FTS5 bm25) and,
+//! when an embeddings deployment is configured, by meaning (hybrid fusion).
+//! Expired posts are never returned and are purged periodically.
+
+mod store;
+mod vectors;
+
+use std::{
+    path::Path,
+    sync::{Arc, RwLock},
+    time::Duration,
+};
+
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+
+use crate::{contract::PostSummary, keywords::keywords, llm::AzureOpenAi};
+use store::{Store, StoredPost};
+use vectors::{VectorSet, fuse};
+
+/// Candidates taken from each ranking before fusion.
+const CANDIDATES: usize = 50;
+/// Posts embedded per call to the embeddings deployment.
+const EMBED_BATCH: usize = 64;
+
+/// Why the post index failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PostIndexError {
+    #[error("cannot open the post index: {0}")]
+    Open(String),
+    #[error("post index storage error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("post index lock poisoned")]
+    Poisoned,
+    #[error("post index task failed")]
+    Task,
+}
+
+/// Search results; `lexical_only` when semantic ranking was wanted but unavailable.
+#[derive(Debug, Default)]
+pub struct PostSearch {
+    pub posts: Vec<PostSummary>,
+    pub lexical_only: bool,
+}
+
+/// Cheap to clone; all clones share the database and vectors.
+#[derive(Clone)]
+pub struct PostIndex {
+    store: Arc<Store>,
+    vectors: Arc<RwLock<VectorSet>>,
+    llm: AzureOpenAi,
+}
+
+impl PostIndex {
+    /// Opens (creating if needed) the database and loads the vectors.
+    pub async fn open(path: &Path, llm: AzureOpenAi) -> Result<Self, PostIndexError> {
+        let path = path.to_owned();
+        let (store, vectors) = blocking(move || {
+            let store = Store::open(&path)?;
+            let mut set = VectorSet::default();
+            for (id, expires, v) in store.vectors()? {
+                set.insert(id, expires, v);
+            }
+            Ok((store, set))
+        })
+        .await?;
+        Ok(Self { store: Arc::new(store), vectors: Arc::new(RwLock::new(vectors)), llm })
+    }
+
+    /// Stores posts (one transaction); returns for each whether it was new.
+    /// Vectors are computed afterwards, so ingestion never waits on Azure.
+    pub async fn upsert(&self, posts: Vec<PostSummary>) -> Result<Vec<bool>, PostIndexError> {
+        let stored: Vec<StoredPost> = posts
+            .into_iter()
+            .map(|post| StoredPost {
+                search_text: search_text(&post),
+                expires_at_ms: post.expires_at.as_deref().and_then(parse_time_ms),
+                post,
+            })
+            .collect();
+        let store = self.store.clone();
+        let created = blocking(move || store.upsert(&stored)).await?;
+        if self.llm.embeddings_configured() {
+            let index = self.clone();
+            tokio::spawn(async move { index.embed_pending().await });
+        }
+        Ok(created)
+    }
+
+    /// The live post with this id.
+    pub async fn get(&self, id: &str) -> Result<Option<PostSummary>, PostIndexError> {
+        let (store, ids) = (self.store.clone(), vec![id.to_owned()]);
+        Ok(blocking(move || store.get_many(&ids, now_ms())).await?.pop())
+    }
+
+    /// Deletes a post; true when it existed.
+    pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
+        let (store, owned) = (self.store.clone(), id.to_owned());
+        let existed = blocking(move || store.delete(&owned)).await?;
+        self.vectors.write().map_err(|_| PostIndexError::Poisoned)?.remove(id);
+        Ok(existed)
+    }
+
+    /// The `limit` live posts most relevant to `query`, without `exclude`.
+    pub async fn search(&self, query: &str, exclude: &[String], limit: usize) -> Result<PostSearch, PostIndexError> {
+        let now = now_ms();
+        let lexical = self.lexical(query, now);
+        let (lexical, semantic) = futures::join!(lexical, self.semantic(query, now, exclude));
+        let mut lexical = lexical?;
+        lexical.retain(|id| !exclude.contains(id));
+        let (ids, lexical_only) = match semantic {
+            Some(semantic) => (fuse(&[&lexical, &semantic], limit), false),
+            None => (lexical.into_iter().take(limit).collect(), self.llm.embeddings_configured()),
+        };
+        let store = self.store.clone();
+        let posts = blocking(move || store.get_many(&ids, now)).await?;
+        Ok(PostSearch { posts, lexical_only })
+    }
+
+    async fn lexical(&self, query: &str, now: i64) -> Result<Vec<String>, PostIndexError> {
+        let terms = keywords(query);
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let fts = terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ");
+        let store = self.store.clone();
+        blocking(move || store.lexical(&fts, now, CANDIDATES)).await
+    }
+
+    /// Semantic ranking, or None when embeddings are unconfigured or failed.
+    async fn semantic(&self, query: &str, now: i64, exclude: &[String]) -> Option<Vec<String>> {
+        if !self.llm.embeddings_configured() {
+            return None;
+        }
+        match self.llm.embed(&[query]).await {
+            Ok(mut v) => {
+                let vector = v.pop()?;
+                let set = self.vectors.read().ok()?;
+                Some(set.nearest(&vector, now, exclude, CANDIDATES))
+            }
+            Err(e) => {
+                tracing::warn!(error.kind = e.kind(), "query embedding failed; lexical ranking only");
+                None
+            }
+        }
+    }
+
+    /// Deletes expired posts; returns how many.
+    pub async fn purge_expired(&self) -> Result<usize, PostIndexError> {
+        let store = self.store.clone();
+        let ids = blocking(move || store.purge_expired(now_ms())).await?;
+        let mut set = self.vectors.write().map_err(|_| PostIndexError::Poisoned)?;
+        ids.iter().for_each(|id| set.remove(id));
+        Ok(ids.len())
+    }
+
+    /// Embeds posts stored without a vector; returns how many got one.
+    pub async fn embed_pending(&self) -> usize {
+        let mut done = 0;
+        loop {
+            let store = self.store.clone();
+            let Ok(batch) = blocking(move || store.pending_embeddings(EMBED_BATCH)).await else {
+                return done;
+            };
+            if batch.is_empty() {
+                return done;
+            }
+            let inputs: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
+            let vectors = match self.llm.embed(&inputs).await {
+                Ok(v) => v,
+                Err(e) => {
+                    tracing::warn!(error.kind = e.kind(), pending = batch.len(), "post embedding deferred");
+                    return done;
+                }
+            };
+            let full = batch.len() == EMBED_BATCH;
+            for ((id, text, expires), vector) in batch.into_iter().zip(vectors) {
+                let (store, v) = (self.store.clone(), vector.clone());
+                let (sid, stext) = (id.clone(), text);
+                if let Ok(true) = blocking(move || store.set_embedding(&sid, &stext, &v)).await {
+                    if let Ok(mut set) = self.vectors.write() {
+                        set.insert(id, expires, vector);
+                    }
+                    done += 1;
+                }
+            }
+            if !full {
+                return done;
+            }
+        }
+    }
+
+    /// Runs purging and deferred embedding in the background until dropped.
+    pub fn spawn_maintenance(&self, purge_every: Duration, embed_every: Duration) -> tokio::task::JoinHandle<()> {
+        let index = self.clone();
+        tokio::spawn(async move {
+            let mut purge = tokio::time::interval(purge_every);
+            let mut embed = tokio::time::interval(embed_every);
+            loop {
+                tokio::select! {
+                    _ = purge.tick() => match index.purge_expired().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(purged = n, "expired posts purged"),
+                        Err(e) => tracing::error!(error.message = %e, "purge failed"),
+                    },
+                    _ = embed.tick() => if index.llm.embeddings_configured() {
+                        index.embed_pending().await;
+                    },
+                }
+            }
+        })
+    }
+}
+
+/// What the index searches: text and tags (the category is in the tags' company).
+fn search_text(post: &PostSummary) -> String {
+    let mut s = post.text.clone();
+    for tag in &post.tags {
+        s.push(' ');
+        s.push_str(tag);
+    }
+    if let Some(c) = &post.category {
+        s.push(' ');
+        s.push_str(c);
+    }
+    s
+}
+
+/// Unix milliseconds of an RFC 3339 timestamp.
+pub fn parse_time_ms(s: &str) -> Option<i64> {
+    OffsetDateTime::parse(s, &Rfc3339).ok().map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+}
+
+fn now_ms() -> i64 {
+    (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, PostIndexError> + Send + 'static,
+) -> Result<T, PostIndexError> {
+    tokio::task::spawn_blocking(f).await.map_err(|_| PostIndexError::Task)?
+}

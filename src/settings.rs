@@ -1,0 +1,317 @@
+//! Typed configuration: `config/default.toml`, then `config/{APP_ENV}.toml`, then
+//! the environment (`LINKUP__SECTION__KEY`, plus the TypeScript app's
+//! `AZURE_OPENAI_*` variables). Validation names the offending key.
+
+use std::{collections::HashMap, fmt, net::SocketAddr, path::PathBuf};
+
+use reqwest::Url;
+use serde::Deserialize;
+
+/// Everything the service reads at start-up.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub agent: AgentSettings,
+    pub azure_openai: AzureOpenAiSettings,
+    pub msgraph: GraphSettings,
+    pub posts: PostsSettings,
+    pub log: LogSettings,
+}
+
+/// HTTP listener and edge policy.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerSettings {
+    /// Address to listen on; port 0 picks a free one.
+    pub addr: SocketAddr,
+    /// Accepted `X-Api-Key` values; empty means no key is required.
+    #[serde(default)]
+    pub api_keys: Vec<Secret>,
+    /// Browser origins allowed by CORS; empty means none.
+    #[serde(default)]
+    pub cors_origins: Vec<String>,
+    /// How long in-flight requests may run after SIGTERM before the process exits.
+    pub shutdown_grace_ms: u64,
+}
+
+/// Limits of one suggestions run.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AgentSettings {
+    /// Wall-clock budget of a request, from arrival to response.
+    pub timeout_ms: u64,
+    /// Maximum LLM rounds of the agent graph.
+    pub max_rounds: u32,
+    /// Maximum tool calls executed per LLM round.
+    pub max_tool_calls_per_round: usize,
+}
+
+/// Azure OpenAI deployments (chat for hints and the agent, embeddings for posts).
+#[derive(Debug, Clone, Deserialize)]
+pub struct AzureOpenAiSettings {
+    /// `https://<resource>.openai.azure.com`; unset means no LLM.
+    pub endpoint: Option<String>,
+    pub api_key: Option<Secret>,
+    pub chat_deployment: String,
+    /// Empty disables semantic post search.
+    pub embedding_deployment: String,
+    pub api_version: String,
+    /// Vector size asked of text-embedding-3 models; 0 omits the parameter.
+    pub embedding_dimensions: u32,
+    pub chat_timeout_ms: u64,
+    pub embeddings_timeout_ms: u64,
+}
+
+/// Microsoft Graph search.
+#[derive(Debug, Clone, Deserialize)]
+pub struct GraphSettings {
+    pub base_url: String,
+    pub timeout_ms: u64,
+}
+
+/// The embedded post index.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PostsSettings {
+    pub db_path: PathBuf,
+    /// How often expired posts are deleted.
+    pub purge_interval_secs: u64,
+    /// How often posts stored without a vector are embedded again.
+    pub embed_retry_interval_secs: u64,
+}
+
+/// Log output.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LogSettings {
+    /// `pretty` or `json`.
+    pub format: String,
+    /// A `tracing` filter such as `info` or `linkup_suggestions=debug`.
+    pub level: String,
+}
+
+/// A secret string whose `Debug` never shows the value.
+#[derive(Clone, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// A configuration problem, naming the key.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("configuration: {0}")]
+    Load(#[from] config::ConfigError),
+    #[error("configuration key `{key}`: {message}")]
+    Invalid { key: &'static str, message: String },
+}
+
+/// The TypeScript app's variables and the keys they set.
+const LEGACY_ENV: [(&str, &str, &str); 5] = [
+    ("AZURE_OPENAI_ENDPOINT", "azure_openai.endpoint", "LINKUP__AZURE_OPENAI__ENDPOINT"),
+    ("AZURE_OPENAI_API_KEY", "azure_openai.api_key", "LINKUP__AZURE_OPENAI__API_KEY"),
+    (
+        "AZURE_OPENAI_CHAT_DEPLOYMENT",
+        "azure_openai.chat_deployment",
+        "LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT",
+    ),
+    (
+        "AZURE_OPENAI_EMBEDDING_DEPLOYMENT",
+        "azure_openai.embedding_deployment",
+        "LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT",
+    ),
+    (
+        "AZURE_OPENAI_API_VERSION",
+        "azure_openai.api_version",
+        "LINKUP__AZURE_OPENAI__API_VERSION",
+    ),
+];
+
+/// The defaults, compiled in so the binary runs from any directory.
+const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+
+impl Settings {
+    /// Loads from `config_dir` and the process environment.
+    pub fn load(config_dir: &std::path::Path) -> Result<Self, SettingsError> {
+        Self::load_from(config_dir, std::env::vars().collect())
+    }
+
+    /// Loads from `config_dir` and the given environment (tests pass their own).
+    pub fn load_from(
+        config_dir: &std::path::Path,
+        env: HashMap<String, String>,
+    ) -> Result<Self, SettingsError> {
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from_str(DEFAULT_TOML, config::FileFormat::Toml));
+        if let Some(app_env) = env.get("APP_ENV").filter(|v| !v.is_empty()) {
+            let file = config_dir.join(format!("{app_env}.toml"));
+            builder = builder.add_source(config::File::from(file).required(false));
+        }
+        builder = builder.add_source(
+            config::Environment::with_prefix("LINKUP")
+                .separator("__")
+                .list_separator(",")
+                .with_list_parse_key("server.api_keys")
+                .with_list_parse_key("server.cors_origins")
+                .try_parsing(true)
+                .source(Some(env.clone().into_iter().collect())),
+        );
+        for (legacy, key, modern) in LEGACY_ENV {
+            if let Some(value) = env.get(legacy)
+                && !env.contains_key(modern)
+            {
+                builder = builder.set_override(key, value.as_str())?;
+            }
+        }
+        let settings: Settings = builder.build()?.try_deserialize()?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        let invalid = |key, message: &str| {
+            Err(SettingsError::Invalid { key, message: message.to_owned() })
+        };
+        if !(1..=600_000).contains(&self.agent.timeout_ms) {
+            return invalid("agent.timeout_ms", "must be between 1 and 600000");
+        }
+        if !(1..=20).contains(&self.agent.max_rounds) {
+            return invalid("agent.max_rounds", "must be between 1 and 20");
+        }
+        if !(1..=64).contains(&self.agent.max_tool_calls_per_round) {
+            return invalid("agent.max_tool_calls_per_round", "must be between 1 and 64");
+        }
+        if !matches!(self.log.format.as_str(), "pretty" | "json") {
+            return invalid("log.format", "must be `pretty` or `json`");
+        }
+        if let Some(endpoint) = self.azure_openai.endpoint.as_deref().filter(|e| !e.is_empty()) {
+            check_upstream_url("azure_openai.endpoint", endpoint)?;
+            if self.azure_openai.api_key.is_none() {
+                return invalid("azure_openai.api_key", "is required when an endpoint is set");
+            }
+        }
+        check_upstream_url("msgraph.base_url", &self.msgraph.base_url)?;
+        for (key, value) in [
+            ("azure_openai.chat_timeout_ms", self.azure_openai.chat_timeout_ms),
+            ("azure_openai.embeddings_timeout_ms", self.azure_openai.embeddings_timeout_ms),
+            ("msgraph.timeout_ms", self.msgraph.timeout_ms),
+            ("posts.purge_interval_secs", self.posts.purge_interval_secs),
+            ("posts.embed_retry_interval_secs", self.posts.embed_retry_interval_secs),
+        ] {
+            if value == 0 {
+                return invalid(key, "must be greater than 0");
+            }
+        }
+        Ok(())
+    }
+
+    /// The Azure OpenAI endpoint, when one is configured.
+    pub fn llm_endpoint(&self) -> Option<&str> {
+        self.azure_openai.endpoint.as_deref().filter(|e| !e.is_empty())
+    }
+}
+
+/// Upstreams must be https, except on loopback (tests and local fakes).
+fn check_upstream_url(key: &'static str, value: &str) -> Result<(), SettingsError> {
+    let url = Url::parse(value).map_err(|e| SettingsError::Invalid {
+        key,
+        message: format!("not a URL ({e})"),
+    })?;
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(SettingsError::Invalid {
+            key,
+            message: "must be an https URL (plain http only on loopback)".to_owned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(pairs: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Settings::load_from(std::path::Path::new("config"), env)
+    }
+
+    #[test]
+    fn defaults_load_without_any_environment() {
+        let s = load(&[]).unwrap();
+        assert_eq!(s.agent.timeout_ms, 30_000);
+        assert_eq!(s.agent.max_rounds, 5);
+        assert_eq!(s.agent.max_tool_calls_per_round, 8);
+        assert_eq!(s.azure_openai.chat_deployment, "gpt-4o-mini");
+        assert_eq!(s.azure_openai.api_version, "2024-12-01-preview");
+        assert!(s.llm_endpoint().is_none());
+        assert!(s.server.api_keys.is_empty());
+    }
+
+    #[test]
+    fn typescript_variables_configure_azure_openai() {
+        let s = load(&[
+            ("AZURE_OPENAI_ENDPOINT", "https://x.openai.azure.com"),
+            ("AZURE_OPENAI_API_KEY", "k"),
+            ("AZURE_OPENAI_CHAT_DEPLOYMENT", "gpt-4o"),
+        ])
+        .unwrap();
+        assert_eq!(s.llm_endpoint(), Some("https://x.openai.azure.com"));
+        assert_eq!(s.azure_openai.chat_deployment, "gpt-4o");
+    }
+
+    #[test]
+    fn linkup_variables_win_over_typescript_ones() {
+        let s = load(&[
+            ("AZURE_OPENAI_CHAT_DEPLOYMENT", "old"),
+            ("LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT", "new"),
+            ("LINKUP__AGENT__TIMEOUT_MS", "1500"),
+            ("LINKUP__SERVER__API_KEYS", "a,b"),
+        ])
+        .unwrap();
+        assert_eq!(s.azure_openai.chat_deployment, "new");
+        assert_eq!(s.agent.timeout_ms, 1500);
+        assert_eq!(s.server.api_keys, vec![Secret::new("a"), Secret::new("b")]);
+    }
+
+    #[test]
+    fn invalid_values_name_their_key() {
+        let err = load(&[("LINKUP__AGENT__TIMEOUT_MS", "soon")]).unwrap_err().to_string();
+        assert!(err.contains("agent.timeout_ms"), "{err}");
+        let err = load(&[("LINKUP__AGENT__MAX_ROUNDS", "0")]).unwrap_err().to_string();
+        assert!(err.contains("agent.max_rounds"), "{err}");
+        let err = load(&[("LINKUP__MSGRAPH__BASE_URL", "http://graph.example.com")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("msgraph.base_url") && err.contains("https"), "{err}");
+    }
+
+    #[test]
+    fn plain_http_is_accepted_on_loopback_only() {
+        assert!(check_upstream_url("k", "http://127.0.0.1:9").is_ok());
+        assert!(check_upstream_url("k", "http://localhost:9").is_ok());
+        assert!(check_upstream_url("k", "http://10.0.0.1:9").is_err());
+        assert!(check_upstream_url("k", "https://graph.microsoft.com").is_ok());
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug() {
+        let s = load(&[("LINKUP__AZURE_OPENAI__API_KEY", "sk-very-secret")]).unwrap();
+        assert!(!format!("{s:?}").contains("sk-very-secret"));
+    }
+}

@@ -1,0 +1,129 @@
+//! The MCP server "linkup-suggestions" and its tools. One server instance per
+//! request, holding that request's [`Session`]; the transport lives in
+//! [`connection`], the tools in one file each.
+
+mod action_hint;
+pub mod connection;
+mod search_m365;
+mod search_posts;
+pub mod session;
+
+use std::sync::Arc;
+
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{Implementation, ServerCapabilities, ServerConfig},
+    tool, tool_handler, tool_router,
+};
+use tokio_util::sync::CancellationToken;
+
+pub use action_hint::HintArgs;
+pub use search_m365::SearchM365Args;
+pub use search_posts::SearchPostsArgs;
+pub use session::{Session, Source};
+
+use crate::{llm::AzureOpenAi, msgraph::GraphClient, posts::PostIndex};
+
+/// Longest accepted `query` argument.
+pub const MAX_QUERY_CHARS: usize = 500;
+/// Longest description given back to the model.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
+
+/// The upstream clients every session's tools use.
+pub struct ToolDeps {
+    pub graph: GraphClient,
+    pub posts: PostIndex,
+    pub llm: AzureOpenAi,
+}
+
+/// The MCP tool server of one session.
+#[derive(Clone)]
+pub struct SuggestionTools {
+    deps: Arc<ToolDeps>,
+    session: Arc<Session>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl SuggestionTools {
+    pub fn new(deps: Arc<ToolDeps>, session: Arc<Session>) -> Self {
+        Self { deps, session, tool_router: Self::tool_router() }
+    }
+
+    /// Keyword search of the caller's Microsoft 365 (OneDrive, SharePoint, Outlook).
+    #[tool(
+        name = "search_m365",
+        description = "Search the user's Microsoft 365 files, SharePoint pages and mails. Keyword based (KQL): pass a few keywords, not a sentence. Returns [{ref,title,url,description,source,sourceType,status}]."
+    )]
+    async fn search_m365(
+        &self,
+        Parameters(args): Parameters<SearchM365Args>,
+        ct: CancellationToken,
+    ) -> Result<String, String> {
+        cancellable(ct, search_m365::run(&self.deps, &self.session, args)).await
+    }
+
+    /// Similar LinkUp posts from the post index.
+    #[tool(
+        name = "search_posts",
+        description = "Find LinkUp posts similar to a query (the requesting post is always excluded). Returns [{ref,id,text,tags,category,authorName,...}]."
+    )]
+    async fn search_posts(
+        &self,
+        Parameters(args): Parameters<SearchPostsArgs>,
+        ct: CancellationToken,
+    ) -> Result<String, String> {
+        cancellable(ct, search_posts::run(&self.deps, &self.session, args)).await
+    }
+
+    /// One-line next-step hint for the post's author.
+    #[tool(
+        name = "generate_action_hint",
+        description = "Write a one-line hint on what the post's author should do next, from results already collected in this session (pass their refs, e.g. [\"m1\",\"p2\"])."
+    )]
+    async fn generate_action_hint(
+        &self,
+        Parameters(args): Parameters<HintArgs>,
+        ct: CancellationToken,
+    ) -> Result<String, String> {
+        cancellable(ct, action_hint::run(&self.deps, &self.session, args)).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for SuggestionTools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("linkup-suggestions", env!("CARGO_PKG_VERSION")))
+    }
+}
+
+/// Stops a tool when its caller cancels the call (`notifications/cancelled`).
+async fn cancellable(
+    ct: CancellationToken,
+    work: impl Future<Output = Result<String, String>>,
+) -> Result<String, String> {
+    tokio::select! {
+        result = work => result,
+        () = ct.cancelled() => Err("cancelled".to_owned()),
+    }
+}
+
+/// Checks a `query` argument: 1–500 chars after trimming.
+fn check_query(query: &str) -> Result<&str, String> {
+    let query = query.trim();
+    match query.chars().count() {
+        0 => Err("invalid argument: query must not be empty".to_owned()),
+        n if n > MAX_QUERY_CHARS => Err(format!("invalid argument: query is longer than {MAX_QUERY_CHARS} characters")),
+        _ => Ok(query),
+    }
+}
+
+/// The first `max` chars of `s`, with an ellipsis when cut.
+pub fn truncate(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}

@@ -1,0 +1,192 @@
+//! Server-side state of one MCP session (one request): the caller's Graph
+//! token, the requesting post, and every result collected so far with its `ref`.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::{
+    contract::{McpSuggestion, PostSummary},
+    settings::Secret,
+};
+
+/// A source of the panel, as named in `unavailableSources`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    M365,
+    Posts,
+    ActionHint,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::M365 => "m365",
+            Self::Posts => "posts",
+            Self::ActionHint => "actionHint",
+        }
+    }
+}
+
+/// Results of this session, in collection order, deduplicated.
+#[derive(Debug, Default, Clone)]
+pub struct Collected {
+    /// (`m1`, …) Microsoft 365 items.
+    pub m365: Vec<(String, McpSuggestion)>,
+    /// (`p1`, …) LinkUp posts.
+    pub posts: Vec<(String, PostSummary)>,
+    /// The last hint written by `generate_action_hint`.
+    pub hint: Option<String>,
+    /// Sources that failed or could not be consulted.
+    pub unavailable: Vec<Source>,
+    /// Machine-readable reasons for `meta.degraded`.
+    pub degraded: Vec<String>,
+}
+
+/// One request's session. Shared by the MCP server (tools write) and the
+/// orchestrator (reads the collected results to build the response).
+pub struct Session {
+    graph_token: Option<Secret>,
+    pub post_id: String,
+    pub post_text: String,
+    collected: Mutex<Collected>,
+}
+
+impl Session {
+    pub fn new(graph_token: Option<Secret>, post_id: String, post_text: String) -> Arc<Self> {
+        Arc::new(Self { graph_token, post_id, post_text, collected: Mutex::default() })
+    }
+
+    /// The caller's Graph token: only for the Graph client.
+    pub fn graph_token(&self) -> Option<&Secret> {
+        self.graph_token.as_ref()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Collected> {
+        // A panic while holding this lock cannot leave it half-written (each
+        // method is a few pushes), so a poisoned lock is still usable.
+        self.collected.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A copy of everything collected so far.
+    pub fn snapshot(&self) -> Collected {
+        self.lock().clone()
+    }
+
+    /// Adds Microsoft 365 items, merging duplicates (normalised URL, else
+    /// case-folded title; the longer description wins). Returns their refs.
+    pub fn add_m365(&self, items: Vec<McpSuggestion>) -> Vec<String> {
+        let mut c = self.lock();
+        items
+            .into_iter()
+            .map(|item| {
+                let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, &item));
+                match existing {
+                    Some((r, old)) => {
+                        if item.description.chars().count() > old.description.chars().count() {
+                            *old = item;
+                        }
+                        r.clone()
+                    }
+                    None => {
+                        let r = format!("m{}", c.m365.len() + 1);
+                        c.m365.push((r.clone(), item));
+                        r
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Adds posts, merging by id. Returns their refs.
+    pub fn add_posts(&self, posts: Vec<PostSummary>) -> Vec<String> {
+        let mut c = self.lock();
+        posts
+            .into_iter()
+            .map(|post| match c.posts.iter().find(|(_, p)| p.id == post.id) {
+                Some((r, _)) => r.clone(),
+                None => {
+                    let r = format!("p{}", c.posts.len() + 1);
+                    c.posts.push((r.clone(), post));
+                    r
+                }
+            })
+            .collect()
+    }
+
+    pub fn set_hint(&self, hint: Option<String>) {
+        self.lock().hint = hint;
+    }
+
+    /// Records that `source` could not be consulted, with a reason.
+    pub fn mark_unavailable(&self, source: Source, reason: &str) {
+        let mut c = self.lock();
+        if !c.unavailable.contains(&source) {
+            c.unavailable.push(source);
+        }
+        push_unique(&mut c.degraded, reason);
+    }
+
+    /// Records a degradation that left the source usable.
+    pub fn degrade(&self, reason: &str) {
+        push_unique(&mut self.lock().degraded, reason);
+    }
+}
+
+fn push_unique(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|i| i == item) {
+        list.push(item.to_owned());
+    }
+}
+
+fn same_document(a: &McpSuggestion, b: &McpSuggestion) -> bool {
+    match (normalise_url(&a.url), normalise_url(&b.url)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.title.to_lowercase() == b.title.to_lowercase(),
+    }
+}
+
+/// Lower-cased URL without fragment or trailing slash (SharePoint paths are
+/// case-insensitive); None when empty.
+fn normalise_url(url: &str) -> Option<String> {
+    let url = url.trim();
+    let url = url.split('#').next().unwrap_or(url).trim_end_matches('/');
+    (!url.is_empty()).then(|| url.to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::M365Source;
+
+    fn doc(title: &str, url: &str, description: &str) -> McpSuggestion {
+        McpSuggestion {
+            title: title.into(),
+            url: url.into(),
+            description: description.into(),
+            source_type: "m365".into(),
+            source: M365Source::Sharepoint,
+            status: "available".into(),
+        }
+    }
+
+    #[test]
+    fn duplicate_urls_merge_and_the_longer_description_wins() {
+        let s = Session::new(None, "p".into(), "t".into());
+        let refs1 = s.add_m365(vec![doc("Guide", "https://x.sharepoint.com/a/", "short")]);
+        let refs2 = s.add_m365(vec![
+            doc("Guide v2", "HTTPS://x.sharepoint.com/a#top", "a much longer description"),
+            doc("Other", "https://x.sharepoint.com/b", ""),
+        ]);
+        assert_eq!(refs1, vec!["m1"]);
+        assert_eq!(refs2, vec!["m1", "m2"]);
+        let c = s.snapshot();
+        assert_eq!(c.m365.len(), 2);
+        assert_eq!(c.m365[0].1.description, "a much longer description");
+    }
+
+    #[test]
+    fn items_without_url_merge_by_case_folded_title() {
+        let s = Session::new(None, "p".into(), "t".into());
+        s.add_m365(vec![doc("Runbook", "", "one"), doc("RUNBOOK", "", "two")]);
+        assert_eq!(s.snapshot().m365.len(), 1);
+    }
+}
