@@ -3,18 +3,17 @@
 
 /// English function words and question words that carry no topic.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are",
-    "as", "at", "be", "because", "been", "before", "being", "between", "both", "but", "by",
-    "can", "could", "did", "do", "does", "doing", "done", "for", "from", "get", "got", "had",
-    "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if",
-    "in", "into", "is", "it", "its", "just", "know", "let", "like", "may", "me", "might",
-    "more", "most", "my", "need", "no", "not", "now", "of", "off", "on", "once", "one",
-    "only", "or", "other", "our", "ours", "out", "over", "own", "please", "same", "set",
-    "she", "should", "so", "some", "such", "than", "thanks", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "through", "to", "too",
-    "under", "until", "up", "us", "use", "very", "want", "was", "way", "we", "were",
-    "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with",
-    "would", "you", "your", "yours",
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "because", "been", "before", "being", "between", "both", "but", "by", "can",
+    "could", "did", "do", "does", "doing", "done", "for", "from", "get", "got", "had", "has",
+    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into",
+    "is", "it", "its", "just", "know", "let", "like", "may", "me", "might", "more", "most", "my",
+    "need", "no", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our",
+    "ours", "out", "over", "own", "please", "same", "set", "she", "should", "so", "some", "such",
+    "than", "thanks", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+    "those", "through", "to", "too", "under", "until", "up", "us", "use", "very", "want", "was",
+    "way", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
+    "with", "would", "you", "your", "yours",
 ];
 
 /// Distinct lower-cased keywords of `text` in order of appearance, stop words and
@@ -24,7 +23,7 @@ pub fn keywords(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for token in text.split(|c: char| !c.is_alphanumeric()) {
         let token = token.to_lowercase();
-        if token.chars().count() < 2 && !token.chars().any(|c| !c.is_ascii()) {
+        if token.chars().count() < 2 && token.is_ascii() {
             continue;
         }
         if token.is_empty() || STOP_WORDS.contains(&token.as_str()) || out.contains(&token) {
@@ -49,6 +48,9 @@ mod tests {
 
     #[test]
     fn repeated_words_appear_once_and_non_latin_text_is_kept() {
-        assert_eq!(keywords("Deploy deploy DEPLOY 배포 방법"), vec!["deploy", "배포", "방법"]);
+        assert_eq!(
+            keywords("Deploy deploy DEPLOY 배포 방법"),
+            vec!["deploy", "배포", "방법"]
+        );
     }
 }

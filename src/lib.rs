@@ -28,13 +28,8 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::{
-    agent::Orchestrator,
-    api::AppState,
-    llm::AzureOpenAi,
-    msgraph::GraphClient,
-    posts::PostIndex,
-    settings::Settings,
-    tools::ToolDeps,
+    agent::Orchestrator, api::AppState, llm::AzureOpenAi, msgraph::GraphClient, posts::PostIndex,
+    settings::Settings, tools::ToolDeps,
 };
 
 /// A built service: listener bound, post index open, ready to serve.
@@ -48,40 +43,62 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        // reqwest is built without a bundled crypto provider: install ring's once.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .pool_idle_timeout(Duration::from_secs(90))
-            .build()
-            .context("building the HTTP client")?;
+        let http = http_client().context("building the HTTP client")?;
         let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
-        let graph = GraphClient::new(http, &settings.msgraph.base_url, Duration::from_millis(settings.msgraph.timeout_ms));
+        let graph = GraphClient::new(
+            http,
+            &settings.msgraph.base_url,
+            Duration::from_millis(settings.msgraph.timeout_ms),
+        );
         let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
             .await
-            .with_context(|| format!("opening the post index at {}", settings.posts.db_path.display()))?;
+            .with_context(|| {
+                format!(
+                    "opening the post index at {}",
+                    settings.posts.db_path.display()
+                )
+            })?;
         let maintenance = posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
         );
-        let deps = Arc::new(ToolDeps { graph, posts: posts.clone(), llm });
+        let deps = Arc::new(ToolDeps {
+            graph,
+            posts: posts.clone(),
+            llm,
+        });
         let orchestrator = Arc::new(Orchestrator::new(deps.clone(), settings.agent.clone()));
         let listener = TcpListener::bind(settings.server.addr)
             .await
             .with_context(|| format!("binding {}", settings.server.addr))?;
         let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
-        let state = AppState { orchestrator, posts, deps, settings: Arc::new(settings) };
-        Ok(Self { listener, router: api::router(state), maintenance, grace })
+        let state = AppState {
+            orchestrator,
+            posts,
+            deps,
+            settings: Arc::new(settings),
+        };
+        Ok(Self {
+            listener,
+            router: api::router(state),
+            maintenance,
+            grace,
+        })
     }
 
     /// The bound address (tests bind port 0 and read it here).
     pub fn local_addr(&self) -> SocketAddr {
-        self.listener.local_addr().expect("a bound TCP listener has a local address")
+        self.listener
+            .local_addr()
+            .expect("a bound TCP listener has a local address")
     }
 
     /// Serves until `shutdown` resolves, then lets in-flight requests finish
     /// (at most the grace period).
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
         let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
         let signal = async move {
             shutdown.await;
@@ -106,6 +123,17 @@ impl App {
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         self.run_until(shutdown_signal()).await
     }
+}
+
+/// The one upstream HTTP client (connection pool shared by Graph and Azure OpenAI).
+/// No system proxy: upstream URLs are exactly what is configured.
+pub fn http_client() -> reqwest::Result<reqwest::Client> {
+    // reqwest is built without a bundled crypto provider: install ring's once.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .no_proxy()
+        .pool_idle_timeout(Duration::from_secs(90))
+        .build()
 }
 
 async fn shutdown_signal() {

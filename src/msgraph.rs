@@ -75,7 +75,11 @@ pub struct GraphClient {
 impl GraphClient {
     pub fn new(http: reqwest::Client, base_url: &str, timeout: Duration) -> Self {
         let endpoint = format!("{}/v1.0/search/query", base_url.trim_end_matches('/'));
-        Self { http, endpoint, timeout }
+        Self {
+            http,
+            endpoint,
+            timeout,
+        }
     }
 
     /// Searches files/list items and mails in parallel. Fails only when both fail.
@@ -85,9 +89,15 @@ impl GraphClient {
         match futures::join!(files, mails) {
             (Ok(mut a), Ok(b)) => {
                 a.extend(b);
-                Ok(GraphSearch { items: a, partial: None })
+                Ok(GraphSearch {
+                    items: a,
+                    partial: None,
+                })
             }
-            (Ok(items), Err(e)) | (Err(e), Ok(items)) => Ok(GraphSearch { items, partial: Some(e) }),
+            (Ok(items), Err(e)) | (Err(e), Ok(items)) => Ok(GraphSearch {
+                items,
+                partial: Some(e),
+            }),
             (Err(e), Err(_)) => Err(e),
         }
     }
@@ -117,8 +127,10 @@ impl GraphClient {
         if !status.is_success() {
             return Err(status_error(status, response.headers()));
         }
-        let body: SearchResponse =
-            response.json().await.map_err(|e| GraphError::from_reqwest(&e))?;
+        let body: SearchResponse = response
+            .json()
+            .await
+            .map_err(|e| GraphError::from_reqwest(&e))?;
         Ok(body
             .value
             .into_iter()
@@ -175,16 +187,29 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
     let r = &hit.resource;
     let text = |key: &str| r.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
     let odata_type = text("@odata.type").unwrap_or_default();
-    let summary = hit.summary.as_deref().map(strip_highlights).filter(|s| !s.is_empty());
+    let summary = hit
+        .summary
+        .as_deref()
+        .map(strip_highlights)
+        .filter(|s| !s.is_empty());
     let (source, url, title, fallback_description) = if odata_type.ends_with("message") {
         let url = text("webLink")?;
         let title = text("subject").unwrap_or("(no subject)");
-        (M365Source::Email, url, title.to_owned(), text("bodyPreview"))
+        (
+            M365Source::Email,
+            url,
+            title.to_owned(),
+            text("bodyPreview"),
+        )
     } else {
         let url = text("webUrl")?;
         let title = text("name")
             .map(str::to_owned)
-            .or_else(|| r.pointer("/fields/title").and_then(Value::as_str).map(str::to_owned))
+            .or_else(|| {
+                r.pointer("/fields/title")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
             .unwrap_or_else(|| title_from_url(url));
         let source = if odata_type.ends_with("driveItem") && is_personal_site(url) {
             M365Source::Onedrive
@@ -194,7 +219,7 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
         (source, url, title, None)
     };
     let description = summary
-        .or_else(|| fallback_description.map(|d| strip_highlights(d)))
+        .or_else(|| fallback_description.map(strip_highlights))
         .unwrap_or_default();
     Some(McpSuggestion {
         title: strip_highlights(&title),
@@ -210,13 +235,37 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
 fn is_personal_site(url: &str) -> bool {
     reqwest::Url::parse(url)
         .ok()
-        .and_then(|u| u.host_str().map(|h| h.to_ascii_lowercase().ends_with("-my.sharepoint.com")))
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h.to_ascii_lowercase().ends_with("-my.sharepoint.com"))
+        })
         .unwrap_or(false)
 }
 
+/// A readable title for hits without a name (list items, site pages): the
+/// last path segment, decoded, without `.aspx`, dashes as spaces; a list
+/// item's `12_.000` becomes "<list> item 12".
 fn title_from_url(url: &str) -> String {
-    let last = url.trim_end_matches('/').rsplit('/').next().unwrap_or(url);
-    last.replace("%20", " ")
+    let path = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(url)
+        .trim_end_matches('/');
+    let mut segments = path.rsplit('/').map(|s| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    });
+    let last = segments.next().unwrap_or_default();
+    if let Some(n) = last
+        .strip_suffix("_.000")
+        .filter(|n| n.chars().all(|c| c.is_ascii_digit()))
+    {
+        let list = segments.next().unwrap_or_default();
+        return format!("{list} item {n}");
+    }
+    let stem = last.strip_suffix(".aspx").unwrap_or(&last);
+    stem.replace('-', " ")
 }
 
 /// Removes Graph's hit highlighting (`<c0>`, `</c0>`, `<ddd/>`) and collapses spaces.
@@ -287,6 +336,24 @@ mod tests {
     }
 
     #[test]
+    fn untitled_hits_get_a_readable_title_from_their_url() {
+        assert_eq!(
+            title_from_url(
+                "https://c.sharepoint.com/sites/dev/SitePages/Pipeline-request-form.aspx"
+            ),
+            "Pipeline request form"
+        );
+        assert_eq!(
+            title_from_url("https://c.sharepoint.com/sites/dev/Lists/Requests/12_.000"),
+            "Requests item 12"
+        );
+        assert_eq!(
+            title_from_url("https://c.sharepoint.com/sites/dev/Shared%20Documents/a%20b.docx"),
+            "a b.docx"
+        );
+    }
+
+    #[test]
     fn messages_are_email_with_subject_and_weblink() {
         let m = map_hit(SearchHit {
             summary: None,
@@ -294,6 +361,9 @@ mod tests {
                 "bodyPreview": "see <c0>CI</c0>", "webLink": "https://outlook.office365.com/owa/?ItemID=1"}),
         })
         .unwrap();
-        assert_eq!((m.source, m.title.as_str(), m.description.as_str()), (M365Source::Email, "Pipeline", "see CI"));
+        assert_eq!(
+            (m.source, m.title.as_str(), m.description.as_str()),
+            (M365Source::Email, "Pipeline", "see CI")
+        );
     }
 }

@@ -117,8 +117,16 @@ pub enum SettingsError {
 
 /// The TypeScript app's variables and the keys they set.
 const LEGACY_ENV: [(&str, &str, &str); 5] = [
-    ("AZURE_OPENAI_ENDPOINT", "azure_openai.endpoint", "LINKUP__AZURE_OPENAI__ENDPOINT"),
-    ("AZURE_OPENAI_API_KEY", "azure_openai.api_key", "LINKUP__AZURE_OPENAI__API_KEY"),
+    (
+        "AZURE_OPENAI_ENDPOINT",
+        "azure_openai.endpoint",
+        "LINKUP__AZURE_OPENAI__ENDPOINT",
+    ),
+    (
+        "AZURE_OPENAI_API_KEY",
+        "azure_openai.api_key",
+        "LINKUP__AZURE_OPENAI__API_KEY",
+    ),
     (
         "AZURE_OPENAI_CHAT_DEPLOYMENT",
         "azure_openai.chat_deployment",
@@ -150,8 +158,10 @@ impl Settings {
         config_dir: &std::path::Path,
         env: HashMap<String, String>,
     ) -> Result<Self, SettingsError> {
-        let mut builder = config::Config::builder()
-            .add_source(config::File::from_str(DEFAULT_TOML, config::FileFormat::Toml));
+        let mut builder = config::Config::builder().add_source(config::File::from_str(
+            DEFAULT_TOML,
+            config::FileFormat::Toml,
+        ));
         if let Some(app_env) = env.get("APP_ENV").filter(|v| !v.is_empty()) {
             let file = config_dir.join(format!("{app_env}.toml"));
             builder = builder.add_source(config::File::from(file).required(false));
@@ -179,7 +189,10 @@ impl Settings {
 
     fn validate(&self) -> Result<(), SettingsError> {
         let invalid = |key, message: &str| {
-            Err(SettingsError::Invalid { key, message: message.to_owned() })
+            Err(SettingsError::Invalid {
+                key,
+                message: message.to_owned(),
+            })
         };
         if !(1..=600_000).contains(&self.agent.timeout_ms) {
             return invalid("agent.timeout_ms", "must be between 1 and 600000");
@@ -193,19 +206,36 @@ impl Settings {
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");
         }
-        if let Some(endpoint) = self.azure_openai.endpoint.as_deref().filter(|e| !e.is_empty()) {
+        if let Some(endpoint) = self
+            .azure_openai
+            .endpoint
+            .as_deref()
+            .filter(|e| !e.is_empty())
+        {
             check_upstream_url("azure_openai.endpoint", endpoint)?;
             if self.azure_openai.api_key.is_none() {
-                return invalid("azure_openai.api_key", "is required when an endpoint is set");
+                return invalid(
+                    "azure_openai.api_key",
+                    "is required when an endpoint is set",
+                );
             }
         }
         check_upstream_url("msgraph.base_url", &self.msgraph.base_url)?;
         for (key, value) in [
-            ("azure_openai.chat_timeout_ms", self.azure_openai.chat_timeout_ms),
-            ("azure_openai.embeddings_timeout_ms", self.azure_openai.embeddings_timeout_ms),
+            (
+                "azure_openai.chat_timeout_ms",
+                self.azure_openai.chat_timeout_ms,
+            ),
+            (
+                "azure_openai.embeddings_timeout_ms",
+                self.azure_openai.embeddings_timeout_ms,
+            ),
             ("msgraph.timeout_ms", self.msgraph.timeout_ms),
             ("posts.purge_interval_secs", self.posts.purge_interval_secs),
-            ("posts.embed_retry_interval_secs", self.posts.embed_retry_interval_secs),
+            (
+                "posts.embed_retry_interval_secs",
+                self.posts.embed_retry_interval_secs,
+            ),
         ] {
             if value == 0 {
                 return invalid(key, "must be greater than 0");
@@ -216,7 +246,10 @@ impl Settings {
 
     /// The Azure OpenAI endpoint, when one is configured.
     pub fn llm_endpoint(&self) -> Option<&str> {
-        self.azure_openai.endpoint.as_deref().filter(|e| !e.is_empty())
+        self.azure_openai
+            .endpoint
+            .as_deref()
+            .filter(|e| !e.is_empty())
     }
 }
 
@@ -247,7 +280,10 @@ mod tests {
     use super::*;
 
     fn load(pairs: &[(&str, &str)]) -> Result<Settings, SettingsError> {
-        let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let env = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Settings::load_from(std::path::Path::new("config"), env)
     }
 
@@ -291,14 +327,21 @@ mod tests {
 
     #[test]
     fn invalid_values_name_their_key() {
-        let err = load(&[("LINKUP__AGENT__TIMEOUT_MS", "soon")]).unwrap_err().to_string();
+        let err = load(&[("LINKUP__AGENT__TIMEOUT_MS", "soon")])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("agent.timeout_ms"), "{err}");
-        let err = load(&[("LINKUP__AGENT__MAX_ROUNDS", "0")]).unwrap_err().to_string();
+        let err = load(&[("LINKUP__AGENT__MAX_ROUNDS", "0")])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("agent.max_rounds"), "{err}");
         let err = load(&[("LINKUP__MSGRAPH__BASE_URL", "http://graph.example.com")])
             .unwrap_err()
             .to_string();
-        assert!(err.contains("msgraph.base_url") && err.contains("https"), "{err}");
+        assert!(
+            err.contains("msgraph.base_url") && err.contains("https"),
+            "{err}"
+        );
     }
 
     #[test]

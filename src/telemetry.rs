@@ -8,10 +8,15 @@ use crate::settings::LogSettings;
 
 /// Installs the global subscriber; `RUST_LOG` overrides `log.level`.
 pub fn init(settings: &LogSettings) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&settings.level));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&settings.level));
     let builder = fmt().with_env_filter(filter);
     let result = if settings.format == "json" {
-        builder.json().with_current_span(true).with_span_list(true).try_init()
+        builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .try_init()
     } else {
         builder.try_init()
     };

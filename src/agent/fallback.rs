@@ -29,7 +29,12 @@ pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInpu
         futures::future::join_all(calls).await;
     };
     let posts_query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
-    let posts = call(conn, session, "search_posts", json!({ "query": posts_query }));
+    let posts = call(
+        conn,
+        session,
+        "search_posts",
+        json!({ "query": posts_query }),
+    );
     futures::join!(m365, posts);
 
     let collected = session.snapshot();
@@ -41,14 +46,25 @@ pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInpu
         .chain(collected.posts.iter().take(2).map(|(r, _)| r.as_str()))
         .collect();
     if !refs.is_empty() {
-        call(conn, session, "generate_action_hint", json!({ "refs": refs })).await;
+        call(
+            conn,
+            session,
+            "generate_action_hint",
+            json!({ "refs": refs }),
+        )
+        .await;
     }
 }
 
 /// Calls one tool; a failure marks its source unavailable unless the tool did.
 async fn call(conn: &McpConnection, session: &Session, tool: &'static str, args: Value) {
     let started = Instant::now();
-    let span = tracing::info_span!("execute_tool", tool, elapsed_ms = tracing::field::Empty, ok = tracing::field::Empty);
+    let span = tracing::info_span!(
+        "execute_tool",
+        tool,
+        elapsed_ms = tracing::field::Empty,
+        ok = tracing::field::Empty
+    );
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -98,8 +114,18 @@ fn m365_queries(text: &str, tags: &[String]) -> Vec<String> {
     if terms.is_empty() {
         return Vec::new();
     }
-    let precise = terms.iter().take(PRECISE_TERMS).cloned().collect::<Vec<_>>().join(" ");
-    let broad = terms.iter().take(BROAD_TERMS).cloned().collect::<Vec<_>>().join(" OR ");
+    let precise = terms
+        .iter()
+        .take(PRECISE_TERMS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let broad = terms
+        .iter()
+        .take(BROAD_TERMS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" OR ");
     let mut queries = vec![truncate(&precise, MAX_QUERY_CHARS - 1)];
     if terms.len() > 1 && broad != precise {
         queries.push(truncate(&broad, MAX_QUERY_CHARS - 1));
@@ -113,8 +139,17 @@ mod tests {
 
     #[test]
     fn graph_queries_are_keywords_not_the_sentence() {
-        let q = m365_queries("How do I set up a deployment pipeline for our repo?", &["devops".into()]);
-        assert_eq!(q, vec!["deployment pipeline repo", "deployment OR pipeline OR repo OR devops"]);
+        let q = m365_queries(
+            "How do I set up a deployment pipeline for our repo?",
+            &["devops".into()],
+        );
+        assert_eq!(
+            q,
+            vec![
+                "deployment pipeline repo",
+                "deployment OR pipeline OR repo OR devops"
+            ]
+        );
     }
 
     #[test]

@@ -47,8 +47,13 @@ impl Orchestrator {
     pub async fn run(&self, input: RunInput) -> CombinedSuggestionsResponse {
         let run_id = uuid::Uuid::new_v4().to_string();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
-        let span = tracing::info_span!("invoke_agent", run_id = %run_id, path = tracing::field::Empty);
-        let session = Session::new(input.graph_token.clone(), input.post_id.clone(), input.text.clone());
+        let span =
+            tracing::info_span!("invoke_agent", run_id = %run_id, path = tracing::field::Empty);
+        let session = Session::new(
+            input.graph_token.clone(),
+            input.post_id.clone(),
+            input.text.clone(),
+        );
         let mut degraded = Vec::new();
         if !self.llm_configured() {
             degraded.push("llm_unconfigured".to_owned());
@@ -74,6 +79,14 @@ impl Orchestrator {
         };
         span.record("path", format!("{path:?}").to_lowercase());
         let elapsed_ms = input.arrived.elapsed().as_millis() as u64;
-        response::build(&session, input.graph_token.is_some(), path, 0, run_id, elapsed_ms, degraded)
+        response::build(
+            &session,
+            input.graph_token.is_some(),
+            path,
+            0,
+            run_id,
+            elapsed_ms,
+            degraded,
+        )
     }
 }

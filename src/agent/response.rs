@@ -23,7 +23,12 @@ pub(super) fn build(
 ) -> CombinedSuggestionsResponse {
     let c = session.snapshot();
     let m365: Vec<_> = c.m365.into_iter().take(MAX_M365).map(|(_, m)| m).collect();
-    let posts: Vec<_> = c.posts.into_iter().take(MAX_POSTS).map(|(_, p)| p).collect();
+    let posts: Vec<_> = c
+        .posts
+        .into_iter()
+        .take(MAX_POSTS)
+        .map(|(_, p)| p)
+        .collect();
     let mut unavailable = c.unavailable;
     if !has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
@@ -33,16 +38,27 @@ pub(super) fn build(
             degraded.push(reason);
         }
     }
-    let action_hint = c.hint.filter(|h| !h.is_empty() && (!m365.is_empty() || !posts.is_empty()));
+    let action_hint = c
+        .hint
+        .filter(|h| !h.is_empty() && (!m365.is_empty() || !posts.is_empty()));
     let order = [Source::M365, Source::Posts, Source::ActionHint];
-    let unavailable_sources =
-        order.iter().filter(|s| unavailable.contains(s)).map(|s| s.as_str().to_owned()).collect();
+    let unavailable_sources = order
+        .iter()
+        .filter(|s| unavailable.contains(s))
+        .map(|s| s.as_str().to_owned())
+        .collect();
     CombinedSuggestionsResponse {
         m365,
         posts,
         action_hint,
         source: "mcp".to_owned(),
         unavailable_sources,
-        meta: ResponseMeta { run_id, path, rounds, elapsed_ms, degraded },
+        meta: ResponseMeta {
+            run_id,
+            path,
+            rounds,
+            elapsed_ms,
+            degraded,
+        },
     }
 }

@@ -16,7 +16,10 @@ use crate::{
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{message}")]
-    Invalid { message: String, field: Option<String> },
+    Invalid {
+        message: String,
+        field: Option<String>,
+    },
     #[error("Content-Type must be application/json")]
     UnsupportedMediaType,
     #[error("request body is larger than {0} bytes")]
@@ -34,7 +37,10 @@ pub enum ApiError {
 impl ApiError {
     /// A validation error naming the offending field.
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
-        Self::Invalid { message: message.into(), field: Some(field.to_owned()) }
+        Self::Invalid {
+            message: message.into(),
+            field: Some(field.to_owned()),
+        }
     }
 
     fn status_code(&self) -> StatusCode {
@@ -70,7 +76,13 @@ impl IntoResponse for ApiError {
             Self::Invalid { field, .. } => field.clone(),
             _ => None,
         };
-        let body = ErrorBody { error: ErrorDetail { code: self.code().to_owned(), message: self.to_string(), field } };
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code().to_owned(),
+                message: self.to_string(),
+                field,
+            },
+        };
         (self.status_code(), Json(body)).into_response()
     }
 }

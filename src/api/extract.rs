@@ -26,27 +26,35 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
         if !is_json(&req) {
             return Err(ApiError::UnsupportedMediaType);
         }
-        let limit = req.extensions().get::<BodyLimit>().map_or(BODY_LIMIT, |l| l.0);
+        let limit = req
+            .extensions()
+            .get::<BodyLimit>()
+            .map_or(BODY_LIMIT, |l| l.0);
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             if rejection.into_response().status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::PayloadTooLarge(limit)
             } else {
-                ApiError::Invalid { message: "could not read the request body".into(), field: None }
+                ApiError::Invalid {
+                    message: "could not read the request body".into(),
+                    field: None,
+                }
             }
         })?;
         let de = &mut serde_json::Deserializer::from_slice(&bytes);
-        serde_path_to_error::deserialize(de).map(AppJson).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            let message = match inner.classify() {
-                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                    format!("malformed JSON: {inner}")
-                }
-                _ => inner.to_string(),
-            };
-            let field = (path != ".").then_some(path);
-            ApiError::Invalid { message, field }
-        })
+        serde_path_to_error::deserialize(de)
+            .map(AppJson)
+            .map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                let message = match inner.classify() {
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                        format!("malformed JSON: {inner}")
+                    }
+                    _ => inner.to_string(),
+                };
+                let field = (path != "." && path != "?").then_some(path);
+                ApiError::Invalid { message, field }
+            })
     }
 }
 
@@ -61,7 +69,8 @@ fn is_json(req: &Request) -> bool {
         .and_then(|v| v.split(';').next())
         .map(|mime| {
             let mime = mime.trim().to_ascii_lowercase();
-            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+            mime == "application/json"
+                || (mime.starts_with("application/") && mime.ends_with("+json"))
         })
         .unwrap_or(false)
 }

@@ -44,7 +44,10 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(suggestions::router())
         .merge(posts::router())
-        .layer(middleware::from_fn_with_state(state.clone(), require_api_key));
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            require_api_key,
+        ));
     let mut app = Router::new()
         .merge(api)
         .merge(probes::router())
@@ -73,7 +76,13 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
         CorsLayer::new()
             .allow_origin(origins)
             .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
-            .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION, header::ACCEPT, REQUEST_ID, HeaderName::from_static("x-api-key")])
+            .allow_headers([
+                header::CONTENT_TYPE,
+                header::AUTHORIZATION,
+                header::ACCEPT,
+                REQUEST_ID,
+                HeaderName::from_static("x-api-key"),
+            ])
             .expose_headers([REQUEST_ID])
     })
 }
@@ -84,8 +93,15 @@ async fn require_api_key(State(state): State<AppState>, req: Request, next: Next
     if keys.is_empty() {
         return next.run(req).await;
     }
-    let given = req.headers().get("x-api-key").map(|v| v.as_bytes()).unwrap_or_default();
-    if keys.iter().any(|k| constant_time_eq(k.expose().as_bytes(), given)) {
+    let given = req
+        .headers()
+        .get("x-api-key")
+        .map(|v| v.as_bytes())
+        .unwrap_or_default();
+    if keys
+        .iter()
+        .any(|k| constant_time_eq(k.expose().as_bytes(), given))
+    {
         next.run(req).await
     } else {
         ApiError::Unauthorized.into_response()

@@ -7,11 +7,34 @@ use crate::contract;
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "linkup-suggestions", description = "LinkUp's Suggestions panel: Microsoft 365 documents, similar posts and a next-step hint."),
-    paths(suggestions::suggest, suggestions::suggest_for_post, posts::upsert, posts::fetch, posts::remove,
-          posts::batch, probes::healthz, probes::readyz),
-    components(schemas(contract::SuggestionsRequest, contract::CombinedSuggestionsResponse, contract::McpSuggestion,
-        contract::M365Source, contract::PostSummary, contract::PostInput, contract::PostBatch, contract::PostBatchResult,
-        contract::ResponseMeta, contract::RunPath, contract::ErrorBody, contract::ErrorDetail, contract::Readiness))
+    info(
+        title = "linkup-suggestions",
+        description = "LinkUp's Suggestions panel: Microsoft 365 documents, similar posts and a next-step hint."
+    ),
+    paths(
+        suggestions::suggest,
+        suggestions::suggest_for_post,
+        posts::upsert,
+        posts::fetch,
+        posts::remove,
+        posts::batch,
+        probes::healthz,
+        probes::readyz
+    ),
+    components(schemas(
+        contract::SuggestionsRequest,
+        contract::CombinedSuggestionsResponse,
+        contract::McpSuggestion,
+        contract::M365Source,
+        contract::PostSummary,
+        contract::PostInput,
+        contract::PostBatch,
+        contract::PostBatchResult,
+        contract::ResponseMeta,
+        contract::RunPath,
+        contract::ErrorBody,
+        contract::ErrorDetail,
+        contract::Readiness
+    ))
 )]
 pub struct ApiDoc;

@@ -20,7 +20,10 @@ const MAX_BATCH: usize = 1_000;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/posts/{post_id}", put(upsert).get(fetch).delete(remove))
+        .route(
+            "/api/posts/{post_id}",
+            put(upsert).get(fetch).delete(remove),
+        )
         .route(
             "/api/posts/batch",
             post(batch).layer((
@@ -40,21 +43,36 @@ pub async fn upsert(
 ) -> Result<(StatusCode, Json<PostSummary>), ApiError> {
     let post = validate::post(&post_id, input, "")?;
     let created = state.posts.upsert(vec![post.clone()]).await?;
-    let status = if created.first() == Some(&true) { StatusCode::CREATED } else { StatusCode::OK };
+    let status = if created.first() == Some(&true) {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
     Ok((status, Json(post)))
 }
 
 /// A stored, unexpired post.
 #[utoipa::path(get, path = "/api/posts/{postId}", params(("postId" = String, Path)),
     responses((status = 200, body = PostSummary), (status = 404, body = ErrorBody)))]
-pub async fn fetch(State(state): State<AppState>, Path(post_id): Path<String>) -> Result<Json<PostSummary>, ApiError> {
+pub async fn fetch(
+    State(state): State<AppState>,
+    Path(post_id): Path<String>,
+) -> Result<Json<PostSummary>, ApiError> {
     validate::post_id("postId", &post_id)?;
-    state.posts.get(&post_id).await?.map(Json).ok_or(ApiError::PostNotFound)
+    state
+        .posts
+        .get(&post_id)
+        .await?
+        .map(Json)
+        .ok_or(ApiError::PostNotFound)
 }
 
 /// Deletes a post (idempotent).
 #[utoipa::path(delete, path = "/api/posts/{postId}", params(("postId" = String, Path)), responses((status = 204)))]
-pub async fn remove(State(state): State<AppState>, Path(post_id): Path<String>) -> Result<StatusCode, ApiError> {
+pub async fn remove(
+    State(state): State<AppState>,
+    Path(post_id): Path<String>,
+) -> Result<StatusCode, ApiError> {
     validate::post_id("postId", &post_id)?;
     state.posts.delete(&post_id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -68,15 +86,23 @@ pub async fn batch(
     AppJson(batch): AppJson<PostBatch>,
 ) -> Result<Json<PostBatchResult>, ApiError> {
     if batch.posts.len() > MAX_BATCH {
-        return Err(ApiError::invalid("posts", format!("at most {MAX_BATCH} posts per batch")));
+        return Err(ApiError::invalid(
+            "posts",
+            format!("at most {MAX_BATCH} posts per batch"),
+        ));
     }
     let mut posts = Vec::with_capacity(batch.posts.len());
     for (i, input) in batch.posts.into_iter().enumerate() {
         let prefix = format!("posts[{i}].");
-        let id = input.id.clone().ok_or_else(|| ApiError::invalid(&format!("{prefix}id"), "id is required in a batch"))?;
+        let id = input.id.clone().ok_or_else(|| {
+            ApiError::invalid(&format!("{prefix}id"), "id is required in a batch")
+        })?;
         posts.push(validate::post(&id, input, &prefix)?);
     }
     let created = state.posts.upsert(posts).await?;
     let new = created.iter().filter(|c| **c).count();
-    Ok(Json(PostBatchResult { created: new, updated: created.len() - new }))
+    Ok(Json(PostBatchResult {
+        created: new,
+        updated: created.len() - new,
+    }))
 }

@@ -3,7 +3,10 @@
 use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
 
 use super::{AppState, openapi::ApiDoc};
-use crate::{contract::Readiness, tools::{Session, connection::McpConnection}};
+use crate::{
+    contract::Readiness,
+    tools::{Session, connection::McpConnection},
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -37,7 +40,11 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: false,
     };
-    let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     (status, Json(body))
 }
 

@@ -34,7 +34,13 @@ pub async fn suggest(
     let arrived = Instant::now();
     let graph_token = bearer_token(&headers)?;
     let req = validate::suggestions(body)?;
-    let input = RunInput { post_id: req.post_id, text: req.text, tags: req.tags, graph_token, arrived };
+    let input = RunInput {
+        post_id: req.post_id,
+        text: req.text,
+        tags: req.tags,
+        graph_token,
+        arrived,
+    };
     Ok(Json(state.orchestrator.run(input).await))
 }
 
@@ -50,8 +56,18 @@ pub async fn suggest_for_post(
     let arrived = Instant::now();
     validate::post_id("postId", &post_id)?;
     let graph_token = bearer_token(&headers)?;
-    let post = state.posts.get(&post_id).await?.ok_or(ApiError::PostNotFound)?;
-    let input = RunInput { post_id: post.id, text: post.text, tags: post.tags, graph_token, arrived };
+    let post = state
+        .posts
+        .get(&post_id)
+        .await?
+        .ok_or(ApiError::PostNotFound)?;
+    let input = RunInput {
+        post_id: post.id,
+        text: post.text,
+        tags: post.tags,
+        graph_token,
+        arrived,
+    };
     Ok(Json(state.orchestrator.run(input).await))
 }
 
@@ -63,11 +79,17 @@ fn bearer_token(headers: &HeaderMap) -> Result<Option<Secret>, ApiError> {
     let token = value
         .to_str()
         .ok()
-        .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
         .map(str::trim)
         .filter(|t| !t.is_empty());
     match token {
         Some(t) => Ok(Some(Secret::new(t))),
-        None => Err(ApiError::invalid("Authorization", "Authorization must be 'Bearer <token>'")),
+        None => Err(ApiError::invalid(
+            "Authorization",
+            "Authorization must be 'Bearer <token>'",
+        )),
     }
 }

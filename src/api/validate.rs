@@ -16,7 +16,10 @@ const MAX_SHORT_CHARS: usize = 200;
 pub fn post_id(field: &str, id: &str) -> Result<(), ApiError> {
     let ok_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-');
     if id.is_empty() || id.len() > MAX_ID_CHARS || !id.chars().all(ok_char) {
-        return Err(ApiError::invalid(field, "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':', '-'"));
+        return Err(ApiError::invalid(
+            field,
+            "must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':', '-'",
+        ));
     }
     Ok(())
 }
@@ -25,27 +28,42 @@ pub fn post_id(field: &str, id: &str) -> Result<(), ApiError> {
 fn text(field: &str, text: &str) -> Result<String, ApiError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
-        return Err(ApiError::invalid(field, format!("{field} must not be empty")));
+        return Err(ApiError::invalid(
+            field,
+            format!("{field} must not be empty"),
+        ));
     }
     if trimmed.chars().count() > MAX_TEXT_CHARS {
-        return Err(ApiError::invalid(field, format!("{field} must be at most {MAX_TEXT_CHARS} characters")));
+        return Err(ApiError::invalid(
+            field,
+            format!("{field} must be at most {MAX_TEXT_CHARS} characters"),
+        ));
     }
     Ok(trimmed.to_owned())
 }
 
 fn tags(tags: &[String]) -> Result<(), ApiError> {
     if tags.len() > MAX_TAGS {
-        return Err(ApiError::invalid("tags", format!("at most {MAX_TAGS} tags")));
+        return Err(ApiError::invalid(
+            "tags",
+            format!("at most {MAX_TAGS} tags"),
+        ));
     }
     if let Some(i) = tags.iter().position(|t| t.chars().count() > MAX_TAG_CHARS) {
-        return Err(ApiError::invalid(&format!("tags[{i}]"), format!("a tag is at most {MAX_TAG_CHARS} characters")));
+        return Err(ApiError::invalid(
+            &format!("tags[{i}]"),
+            format!("a tag is at most {MAX_TAG_CHARS} characters"),
+        ));
     }
     Ok(())
 }
 
 fn short(field: &str, value: &str) -> Result<(), ApiError> {
     if value.chars().count() > MAX_SHORT_CHARS {
-        return Err(ApiError::invalid(field, format!("{field} must be at most {MAX_SHORT_CHARS} characters")));
+        return Err(ApiError::invalid(
+            field,
+            format!("{field} must be at most {MAX_SHORT_CHARS} characters"),
+        ));
     }
     Ok(())
 }
@@ -66,27 +84,54 @@ pub fn post(id: &str, input: PostInput, prefix: &str) -> Result<PostSummary, Api
     let f = |name: &str| format!("{prefix}{name}");
     post_id(&f("id"), id)?;
     if input.id.as_deref().is_some_and(|body_id| body_id != id) {
-        return Err(ApiError::invalid(&f("id"), "id in the body differs from the id in the path"));
+        return Err(ApiError::invalid(
+            &f("id"),
+            "id in the body differs from the id in the path",
+        ));
     }
     let text = text(&f("text"), &input.text)?;
-    tags(&input.tags).map_err(|_| ApiError::invalid(&f("tags"), "at most 20 tags of at most 50 characters"))?;
-    for (name, value) in [("authorId", &input.author_id), ("authorName", &input.author_name), ("mode", &input.mode)] {
+    tags(&input.tags)
+        .map_err(|_| ApiError::invalid(&f("tags"), "at most 20 tags of at most 50 characters"))?;
+    for (name, value) in [
+        ("authorId", &input.author_id),
+        ("authorName", &input.author_name),
+        ("mode", &input.mode),
+    ] {
         short(&f(name), value)?;
     }
     if input.author_id.is_empty() {
-        return Err(ApiError::invalid(&f("authorId"), "authorId must not be empty"));
+        return Err(ApiError::invalid(
+            &f("authorId"),
+            "authorId must not be empty",
+        ));
     }
     if !(-90.0..=90.0).contains(&input.lat) {
-        return Err(ApiError::invalid(&f("lat"), "lat must be between -90 and 90"));
+        return Err(ApiError::invalid(
+            &f("lat"),
+            "lat must be between -90 and 90",
+        ));
     }
     if !(-180.0..=180.0).contains(&input.lng) {
-        return Err(ApiError::invalid(&f("lng"), "lng must be between -180 and 180"));
+        return Err(ApiError::invalid(
+            &f("lng"),
+            "lng must be between -180 and 180",
+        ));
     }
     if parse_time_ms(&input.created_at).is_none() {
-        return Err(ApiError::invalid(&f("createdAt"), "createdAt must be an RFC 3339 timestamp"));
+        return Err(ApiError::invalid(
+            &f("createdAt"),
+            "createdAt must be an RFC 3339 timestamp",
+        ));
     }
-    if input.expires_at.as_deref().is_some_and(|e| parse_time_ms(e).is_none()) {
-        return Err(ApiError::invalid(&f("expiresAt"), "expiresAt must be an RFC 3339 timestamp"));
+    if input
+        .expires_at
+        .as_deref()
+        .is_some_and(|e| parse_time_ms(e).is_none())
+    {
+        return Err(ApiError::invalid(
+            &f("expiresAt"),
+            "expiresAt must be an RFC 3339 timestamp",
+        ));
     }
     Ok(PostSummary {
         id: id.to_owned(),

@@ -9,7 +9,9 @@ use reqwest::{StatusCode, header};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::settings::{AzureOpenAiSettings, Secret};
-use wire::{ChatMessage, ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse};
+use wire::{
+    ChatMessage, ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse,
+};
 
 /// Why an Azure OpenAI call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -77,10 +79,17 @@ struct Inner {
 
 impl AzureOpenAi {
     pub fn new(http: reqwest::Client, s: &AzureOpenAiSettings) -> Self {
-        let endpoint = s.endpoint.as_deref().filter(|e| !e.is_empty()).map(|e| e.trim_end_matches('/'));
+        let endpoint = s
+            .endpoint
+            .as_deref()
+            .filter(|e| !e.is_empty())
+            .map(|e| e.trim_end_matches('/'));
         let url = |deployment: &str, op: &str| {
             endpoint.filter(|_| !deployment.is_empty()).map(|e| {
-                format!("{e}/openai/deployments/{deployment}/{op}?api-version={}", s.api_version)
+                format!(
+                    "{e}/openai/deployments/{deployment}/{op}?api-version={}",
+                    s.api_version
+                )
             })
         };
         Self {
@@ -110,7 +119,11 @@ impl AzureOpenAi {
         messages: &[ChatMessage],
         options: ChatOptions<'_>,
     ) -> Result<ChatResponse, LlmError> {
-        let url = self.inner.chat_url.as_deref().ok_or(LlmError::Unconfigured)?;
+        let url = self
+            .inner
+            .chat_url
+            .as_deref()
+            .ok_or(LlmError::Unconfigured)?;
         let body = ChatRequest {
             messages,
             temperature: 0.0,
@@ -131,8 +144,15 @@ impl AzureOpenAi {
 
     /// Embeds each input; the result has one vector per input, in order.
     pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
-        let url = self.inner.embeddings_url.as_deref().ok_or(LlmError::Unconfigured)?;
-        let body = EmbeddingsRequest { input: inputs, dimensions: self.inner.dimensions };
+        let url = self
+            .inner
+            .embeddings_url
+            .as_deref()
+            .ok_or(LlmError::Unconfigured)?;
+        let body = EmbeddingsRequest {
+            input: inputs,
+            dimensions: self.inner.dimensions,
+        };
         let mut response: EmbeddingsResponse =
             self.post(url, &body, self.inner.embeddings_timeout).await?;
         if response.data.len() != inputs.len() {
@@ -148,7 +168,12 @@ impl AzureOpenAi {
         body: &B,
         timeout: Duration,
     ) -> Result<R, LlmError> {
-        let key = self.inner.api_key.as_ref().map(Secret::expose).unwrap_or_default();
+        let key = self
+            .inner
+            .api_key
+            .as_ref()
+            .map(Secret::expose)
+            .unwrap_or_default();
         let response = self
             .inner
             .http
@@ -161,10 +186,13 @@ impl AzureOpenAi {
             .map_err(|e| transport_error(&e))?;
         let status = response.status();
         if status.is_success() {
-            return response.json().await.map_err(|e| match transport_error(&e) {
-                LlmError::Connect => LlmError::Malformed,
-                other => other,
-            });
+            return response
+                .json()
+                .await
+                .map_err(|e| match transport_error(&e) {
+                    LlmError::Connect => LlmError::Malformed,
+                    other => other,
+                });
         }
         let retry_after_secs = response
             .headers()
@@ -186,8 +214,17 @@ fn transport_error(e: &reqwest::Error) -> LlmError {
     }
 }
 
-fn status_error(status: StatusCode, retry_after_secs: Option<u64>, body: &ErrorResponse) -> LlmError {
-    let code = body.error.code.as_ref().and_then(|c| c.as_str()).unwrap_or_default();
+fn status_error(
+    status: StatusCode,
+    retry_after_secs: Option<u64>,
+    body: &ErrorResponse,
+) -> LlmError {
+    let code = body
+        .error
+        .code
+        .as_ref()
+        .and_then(|c| c.as_str())
+        .unwrap_or_default();
     match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => LlmError::Unauthorized,
         StatusCode::TOO_MANY_REQUESTS => LlmError::RateLimited { retry_after_secs },

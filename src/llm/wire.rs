@@ -24,10 +24,18 @@ impl ChatMessage {
         Self::text(Role::User, content)
     }
     pub fn tool(call_id: impl Into<String>, content: impl Into<String>) -> Self {
-        Self { tool_call_id: Some(call_id.into()), ..Self::text(Role::Tool, content) }
+        Self {
+            tool_call_id: Some(call_id.into()),
+            ..Self::text(Role::Tool, content)
+        }
     }
     fn text(role: Role, content: impl Into<String>) -> Self {
-        Self { role, content: Some(content.into()), tool_calls: Vec::new(), tool_call_id: None }
+        Self {
+            role,
+            content: Some(content.into()),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
     }
 }
 

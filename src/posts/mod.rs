@@ -63,7 +63,11 @@ impl PostIndex {
             Ok((store, set))
         })
         .await?;
-        Ok(Self { store: Arc::new(store), vectors: Arc::new(RwLock::new(vectors)), llm })
+        Ok(Self {
+            store: Arc::new(store),
+            vectors: Arc::new(RwLock::new(vectors)),
+            llm,
+        })
     }
 
     /// Stores posts (one transaction); returns for each whether it was new.
@@ -89,19 +93,29 @@ impl PostIndex {
     /// The live post with this id.
     pub async fn get(&self, id: &str) -> Result<Option<PostSummary>, PostIndexError> {
         let (store, ids) = (self.store.clone(), vec![id.to_owned()]);
-        Ok(blocking(move || store.get_many(&ids, now_ms())).await?.pop())
+        Ok(blocking(move || store.get_many(&ids, now_ms()))
+            .await?
+            .pop())
     }
 
     /// Deletes a post; true when it existed.
     pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
         let (store, owned) = (self.store.clone(), id.to_owned());
         let existed = blocking(move || store.delete(&owned)).await?;
-        self.vectors.write().map_err(|_| PostIndexError::Poisoned)?.remove(id);
+        self.vectors
+            .write()
+            .map_err(|_| PostIndexError::Poisoned)?
+            .remove(id);
         Ok(existed)
     }
 
     /// The `limit` live posts most relevant to `query`, without `exclude`.
-    pub async fn search(&self, query: &str, exclude: &[String], limit: usize) -> Result<PostSearch, PostIndexError> {
+    pub async fn search(
+        &self,
+        query: &str,
+        exclude: &[String],
+        limit: usize,
+    ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let lexical = self.lexical(query, now);
         let (lexical, semantic) = futures::join!(lexical, self.semantic(query, now, exclude));
@@ -109,11 +123,17 @@ impl PostIndex {
         lexical.retain(|id| !exclude.contains(id));
         let (ids, lexical_only) = match semantic {
             Some(semantic) => (fuse(&[&lexical, &semantic], limit), false),
-            None => (lexical.into_iter().take(limit).collect(), self.llm.embeddings_configured()),
+            None => (
+                lexical.into_iter().take(limit).collect(),
+                self.llm.embeddings_configured(),
+            ),
         };
         let store = self.store.clone();
         let posts = blocking(move || store.get_many(&ids, now)).await?;
-        Ok(PostSearch { posts, lexical_only })
+        Ok(PostSearch {
+            posts,
+            lexical_only,
+        })
     }
 
     async fn lexical(&self, query: &str, now: i64) -> Result<Vec<String>, PostIndexError> {
@@ -121,7 +141,11 @@ impl PostIndex {
         if terms.is_empty() {
             return Ok(Vec::new());
         }
-        let fts = terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR ");
+        let fts = terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR ");
         let store = self.store.clone();
         blocking(move || store.lexical(&fts, now, CANDIDATES)).await
     }
@@ -138,7 +162,10 @@ impl PostIndex {
                 Some(set.nearest(&vector, now, exclude, CANDIDATES))
             }
             Err(e) => {
-                tracing::warn!(error.kind = e.kind(), "query embedding failed; lexical ranking only");
+                tracing::warn!(
+                    error.kind = e.kind(),
+                    "query embedding failed; lexical ranking only"
+                );
                 None
             }
         }
@@ -168,7 +195,11 @@ impl PostIndex {
             let vectors = match self.llm.embed(&inputs).await {
                 Ok(v) => v,
                 Err(e) => {
-                    tracing::warn!(error.kind = e.kind(), pending = batch.len(), "post embedding deferred");
+                    tracing::warn!(
+                        error.kind = e.kind(),
+                        pending = batch.len(),
+                        "post embedding deferred"
+                    );
                     return done;
                 }
             };
@@ -190,7 +221,11 @@ impl PostIndex {
     }
 
     /// Runs purging and deferred embedding in the background until dropped.
-    pub fn spawn_maintenance(&self, purge_every: Duration, embed_every: Duration) -> tokio::task::JoinHandle<()> {
+    pub fn spawn_maintenance(
+        &self,
+        purge_every: Duration,
+        embed_every: Duration,
+    ) -> tokio::task::JoinHandle<()> {
         let index = self.clone();
         tokio::spawn(async move {
             let mut purge = tokio::time::interval(purge_every);
@@ -227,7 +262,9 @@ fn search_text(post: &PostSummary) -> String {
 
 /// Unix milliseconds of an RFC 3339 timestamp.
 pub fn parse_time_ms(s: &str) -> Option<i64> {
-    OffsetDateTime::parse(s, &Rfc3339).ok().map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+    OffsetDateTime::parse(s, &Rfc3339)
+        .ok()
+        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
 }
 
 fn now_ms() -> i64 {
@@ -237,5 +274,7 @@ fn now_ms() -> i64 {
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, PostIndexError> + Send + 'static,
 ) -> Result<T, PostIndexError> {
-    tokio::task::spawn_blocking(f).await.map_err(|_| PostIndexError::Task)?
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| PostIndexError::Task)?
 }

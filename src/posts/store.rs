@@ -41,6 +41,11 @@ END;
 
 const READERS: usize = 4;
 
+/// (post id, expiry in unix ms, vector).
+pub type StoredVector = (String, Option<i64>, Vec<f32>);
+/// (post id, text to embed, expiry in unix ms).
+pub type PendingPost = (String, String, Option<i64>);
+
 /// A post as written: the summary plus what the index derives from it.
 pub struct StoredPost {
     pub post: PostSummary,
@@ -74,16 +79,28 @@ impl Store {
                 Ok(Mutex::new(c))
             })
             .collect::<Result<_, rusqlite::Error>>()?;
-        Ok(Self { writer: Mutex::new(writer), readers, next_reader: AtomicUsize::new(0) })
+        Ok(Self {
+            writer: Mutex::new(writer),
+            readers,
+            next_reader: AtomicUsize::new(0),
+        })
     }
 
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, PostIndexError> {
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, PostIndexError> {
         let i = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
-        let conn = self.readers[i].lock().map_err(|_| PostIndexError::Poisoned)?;
+        let conn = self.readers[i]
+            .lock()
+            .map_err(|_| PostIndexError::Poisoned)?;
         Ok(f(&conn)?)
     }
 
-    fn write<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T, PostIndexError> {
+    fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, PostIndexError> {
         let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
         Ok(f(&mut conn)?)
     }
@@ -127,21 +144,25 @@ impl Store {
             let mut stmt = c.prepare(
                 "DELETE FROM posts WHERE expires_at IS NOT NULL AND expires_at <= ?1 RETURNING id",
             )?;
-            let ids = stmt.query_map(params![now_ms], |r| r.get(0))?.collect();
-            ids
+            stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
         })
     }
 
     /// Posts by id, live at `now_ms`, in the order asked.
-    pub fn get_many(&self, ids: &[String], now_ms: i64) -> Result<Vec<PostSummary>, PostIndexError> {
+    pub fn get_many(
+        &self,
+        ids: &[String],
+        now_ms: i64,
+    ) -> Result<Vec<PostSummary>, PostIndexError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT body FROM posts WHERE id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
             )?;
             let mut out = Vec::with_capacity(ids.len());
             for id in ids {
-                let body: Option<String> =
-                    stmt.query_row(params![id, now_ms], |r| r.get(0)).optional()?;
+                let body: Option<String> = stmt
+                    .query_row(params![id, now_ms], |r| r.get(0))
+                    .optional()?;
                 if let Some(post) = body.and_then(|b| serde_json::from_str(&b).ok()) {
                     out.push(post);
                 }
@@ -151,43 +172,56 @@ impl Store {
     }
 
     /// Ids of live posts matching an FTS5 query, best bm25 first.
-    pub fn lexical(&self, fts_query: &str, now_ms: i64, limit: usize) -> Result<Vec<String>, PostIndexError> {
+    pub fn lexical(
+        &self,
+        fts_query: &str,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, PostIndexError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT p.id FROM posts_fts JOIN posts p ON p.rowid = posts_fts.rowid
                  WHERE posts_fts MATCH ?1 AND (p.expires_at IS NULL OR p.expires_at > ?2)
                  ORDER BY bm25(posts_fts) LIMIT ?3",
             )?;
-            let ids = stmt.query_map(params![fts_query, now_ms, limit as i64], |r| r.get(0))?.collect();
-            ids
+            stmt.query_map(params![fts_query, now_ms, limit as i64], |r| r.get(0))?
+                .collect()
         })
     }
 
     /// Every stored vector with its post's expiry (loaded once at start-up).
-    pub fn vectors(&self) -> Result<Vec<(String, Option<i64>, Vec<f32>)>, PostIndexError> {
+    pub fn vectors(&self) -> Result<Vec<StoredVector>, PostIndexError> {
         self.read(|c| {
-            let mut stmt =
-                c.prepare("SELECT id, expires_at, embedding FROM posts WHERE embedding IS NOT NULL")?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, decode(&r.get::<_, Vec<u8>>(2)?))))?
-                .collect();
-            rows
+            let mut stmt = c.prepare(
+                "SELECT id, expires_at, embedding FROM posts WHERE embedding IS NOT NULL",
+            )?;
+            stmt.query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, decode(&r.get::<_, Vec<u8>>(2)?)))
+            })?
+            .collect()
         })
     }
 
     /// Up to `limit` posts still waiting for a vector: (id, text to embed, expiry).
-    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<(String, String, Option<i64>)>, PostIndexError> {
+    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingPost>, PostIndexError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, search_text, expires_at FROM posts WHERE embedding IS NULL LIMIT ?1",
             )?;
-            let rows = stmt.query_map(params![limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect();
-            rows
+            stmt.query_map(params![limit as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect()
         })
     }
 
     /// Stores a vector, unless the post's text changed since it was read.
-    pub fn set_embedding(&self, id: &str, search_text: &str, vector: &[f32]) -> Result<bool, PostIndexError> {
+    pub fn set_embedding(
+        &self,
+        id: &str,
+        search_text: &str,
+        vector: &[f32],
+    ) -> Result<bool, PostIndexError> {
         let blob: Vec<u8> = vector.iter().flat_map(|f| f.to_le_bytes()).collect();
         self.write(|c| {
             Ok(c.execute(
@@ -199,5 +233,7 @@ impl Store {
 }
 
 fn decode(blob: &[u8]) -> Vec<f32> {
-    blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+    blob.chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
 }

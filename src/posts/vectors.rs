@@ -23,7 +23,13 @@ impl VectorSet {
     }
 
     /// Ids of the `limit` live posts most similar to `query`, best first.
-    pub fn nearest(&self, query: &[f32], now_ms: i64, exclude: &[String], limit: usize) -> Vec<String> {
+    pub fn nearest(
+        &self,
+        query: &[f32],
+        now_ms: i64,
+        exclude: &[String],
+        limit: usize,
+    ) -> Vec<String> {
         let norm = query.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm == 0.0 {
             return Vec::new();
@@ -34,10 +40,19 @@ impl VectorSet {
             .filter(|(id, (exp, v))| {
                 v.len() == query.len() && exp.is_none_or(|e| e > now_ms) && !exclude.contains(id)
             })
-            .map(|(id, (_, v))| (v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() / norm, id))
+            .map(|(id, (_, v))| {
+                (
+                    v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() / norm,
+                    id,
+                )
+            })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.into_iter().take(limit).map(|(_, id)| id.clone()).collect()
+        scored
+            .into_iter()
+            .take(limit)
+            .map(|(_, id)| id.clone())
+            .collect()
     }
 }
 

@@ -46,7 +46,11 @@ pub struct HintResult {
     pub source_type: String,
 }
 
-pub(super) async fn run(deps: &ToolDeps, session: &Session, args: HintArgs) -> Result<String, String> {
+pub(super) async fn run(
+    deps: &ToolDeps,
+    session: &Session,
+    args: HintArgs,
+) -> Result<String, String> {
     let results = select_results(session, &args);
     if results.is_empty() {
         session.set_hint(None);
@@ -57,7 +61,11 @@ pub(super) async fn run(deps: &ToolDeps, session: &Session, args: HintArgs) -> R
         match llm_hint(deps, post_text, &results).await {
             Ok(h) => h,
             Err(kind) => {
-                tracing::warn!(tool = "generate_action_hint", error.kind = kind, "hint falls back to the template");
+                tracing::warn!(
+                    tool = "generate_action_hint",
+                    error.kind = kind,
+                    "hint falls back to the template"
+                );
                 session.degrade(&format!("hint_llm_{kind}"));
                 template_hint(&results[0])
             }
@@ -86,30 +94,66 @@ fn select_results(session: &Session, args: &HintArgs) -> Vec<HintResult> {
         (Some(refs), _) if !refs.is_empty() => refs
             .iter()
             .filter_map(|r| {
-                c.m365.iter().find(|(x, _)| x == r).map(m365).or_else(|| c.posts.iter().find(|(x, _)| x == r).map(post))
+                c.m365
+                    .iter()
+                    .find(|(x, _)| x == r)
+                    .map(m365)
+                    .or_else(|| c.posts.iter().find(|(x, _)| x == r).map(post))
             })
             .collect(),
         (_, Some(inline)) if !inline.is_empty() => inline.clone(),
-        _ => c.m365.iter().map(m365).chain(c.posts.iter().map(post)).collect(),
+        _ => c
+            .m365
+            .iter()
+            .map(m365)
+            .chain(c.posts.iter().map(post))
+            .collect(),
     };
     out.truncate(MAX_RESULTS);
     out
 }
 
-async fn llm_hint(deps: &ToolDeps, post_text: &str, results: &[HintResult]) -> Result<String, &'static str> {
+async fn llm_hint(
+    deps: &ToolDeps,
+    post_text: &str,
+    results: &[HintResult],
+) -> Result<String, &'static str> {
     let data = json!({
         "post": truncate(post_text, 1000),
         "results": results.iter().map(|r| json!({
             "title": r.title, "description": truncate(&r.description, MAX_DESCRIPTION_CHARS), "type": r.source_type,
         })).collect::<Vec<_>>(),
     });
-    let messages = [ChatMessage::system(SYSTEM_PROMPT), ChatMessage::user(data.to_string())];
-    let options = ChatOptions { max_tokens: Some(MAX_HINT_TOKENS), ..Default::default() };
-    let response = deps.llm.chat(&messages, options).await.map_err(|e| e.kind())?;
-    let text = response.choices.into_iter().next().and_then(|c| c.message.content).unwrap_or_default();
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
+    let messages = [
+        ChatMessage::system(SYSTEM_PROMPT),
+        ChatMessage::user(data.to_string()),
+    ];
+    let options = ChatOptions {
+        max_tokens: Some(MAX_HINT_TOKENS),
+        ..Default::default()
+    };
+    let response = deps
+        .llm
+        .chat(&messages, options)
+        .await
+        .map_err(|e| e.kind())?;
+    let text = response
+        .choices
+        .into_iter()
+        .next()
+        .and_then(|c| c.message.content)
+        .unwrap_or_default();
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default();
     let line = line.trim_matches('"').trim();
-    if line.is_empty() { Err("empty_answer") } else { Ok(truncate(line, 300)) }
+    if line.is_empty() {
+        Err("empty_answer")
+    } else {
+        Ok(truncate(line, 300))
+    }
 }
 
 /// "Start with 'CI/CD onboarding guide' on SharePoint." and the like.
@@ -136,9 +180,20 @@ mod tests {
 
     #[test]
     fn template_names_the_top_result_and_where_it_lives() {
-        let r = HintResult { title: "CI/CD onboarding guide".into(), description: "x (sharepoint)".into(), source_type: "m365".into() };
-        assert_eq!(template_hint(&r), "Start with 'CI/CD onboarding guide' on SharePoint.");
-        let p = HintResult { title: "Pipeline help".into(), description: String::new(), source_type: "post".into() };
+        let r = HintResult {
+            title: "CI/CD onboarding guide".into(),
+            description: "x (sharepoint)".into(),
+            source_type: "m365".into(),
+        };
+        assert_eq!(
+            template_hint(&r),
+            "Start with 'CI/CD onboarding guide' on SharePoint."
+        );
+        let p = HintResult {
+            title: "Pipeline help".into(),
+            description: String::new(),
+            source_type: "post".into(),
+        };
         assert!(template_hint(&p).contains("'Pipeline help'"));
     }
 }

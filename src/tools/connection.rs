@@ -52,8 +52,15 @@ impl McpConnection {
             }
         });
         let client = ().serve(client_io).await.map_err(|e| McpError::Handshake(e.to_string()))?;
-        let tools = client.list_all_tools().await.map_err(|e| McpError::Handshake(e.to_string()))?;
-        Ok(Self { client, server, tools })
+        let tools = client
+            .list_all_tools()
+            .await
+            .map_err(|e| McpError::Handshake(e.to_string()))?;
+        Ok(Self {
+            client,
+            server,
+            tools,
+        })
     }
 
     /// The tools the server lists (`tools/list`).
@@ -62,16 +69,28 @@ impl McpConnection {
     }
 
     /// Calls a tool (`tools/call`). Dropping the future cancels the call on the server.
-    pub async fn call(&self, name: &str, arguments: Map<String, Value>) -> Result<ToolOutput, McpError> {
-        let params = CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
-        let result = self.client.call_tool(params).await.map_err(|e| McpError::Call(e.to_string()))?;
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<ToolOutput, McpError> {
+        let params =
+            CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
+        let result = self
+            .client
+            .call_tool(params)
+            .await
+            .map_err(|e| McpError::Call(e.to_string()))?;
         let text = result
             .content
             .iter()
             .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
             .collect::<Vec<_>>()
             .join("");
-        Ok(ToolOutput { text, is_error: result.is_error.unwrap_or(false) })
+        Ok(ToolOutput {
+            text,
+            is_error: result.is_error.unwrap_or(false),
+        })
     }
 }
 

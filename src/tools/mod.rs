@@ -48,7 +48,11 @@ pub struct SuggestionTools {
 #[tool_router]
 impl SuggestionTools {
     pub fn new(deps: Arc<ToolDeps>, session: Arc<Session>) -> Self {
-        Self { deps, session, tool_router: Self::tool_router() }
+        Self {
+            deps,
+            session,
+            tool_router: Self::tool_router(),
+        }
     }
 
     /// Keyword search of the caller's Microsoft 365 (OneDrive, SharePoint, Outlook).
@@ -94,8 +98,9 @@ impl SuggestionTools {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for SuggestionTools {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("linkup-suggestions", env!("CARGO_PKG_VERSION")))
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
+            Implementation::new("linkup-suggestions", env!("CARGO_PKG_VERSION")),
+        )
     }
 }
 
@@ -115,7 +120,9 @@ fn check_query(query: &str) -> Result<&str, String> {
     let query = query.trim();
     match query.chars().count() {
         0 => Err("invalid argument: query must not be empty".to_owned()),
-        n if n > MAX_QUERY_CHARS => Err(format!("invalid argument: query is longer than {MAX_QUERY_CHARS} characters")),
+        n if n > MAX_QUERY_CHARS => Err(format!(
+            "invalid argument: query is longer than {MAX_QUERY_CHARS} characters"
+        )),
         _ => Ok(query),
     }
 }

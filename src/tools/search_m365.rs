@@ -13,19 +13,35 @@ pub struct SearchM365Args {
     pub query: String,
 }
 
-pub(super) async fn run(deps: &ToolDeps, session: &Session, args: SearchM365Args) -> Result<String, String> {
+pub(super) async fn run(
+    deps: &ToolDeps,
+    session: &Session,
+    args: SearchM365Args,
+) -> Result<String, String> {
     let query = check_query(&args.query)?;
     let Some(token) = session.graph_token() else {
         session.mark_unavailable(Source::M365, "m365_no_token");
         return Err("unavailable: no Microsoft Graph token for this request".to_owned());
     };
-    let found = deps.graph.search(token.expose(), query).await.map_err(|e| {
-        tracing::warn!(tool = "search_m365", error.kind = e.kind(), "Graph search failed");
-        session.mark_unavailable(Source::M365, &format!("m365_{}", e.kind()));
-        format!("Microsoft Graph search failed: {}", e.kind())
-    })?;
+    let found = deps
+        .graph
+        .search(token.expose(), query)
+        .await
+        .map_err(|e| {
+            tracing::warn!(
+                tool = "search_m365",
+                error.kind = e.kind(),
+                "Graph search failed"
+            );
+            session.mark_unavailable(Source::M365, &format!("m365_{}", e.kind()));
+            format!("Microsoft Graph search failed: {}", e.kind())
+        })?;
     if let Some(e) = &found.partial {
-        tracing::warn!(tool = "search_m365", error.kind = e.kind(), "one Graph entity group failed");
+        tracing::warn!(
+            tool = "search_m365",
+            error.kind = e.kind(),
+            "one Graph entity group failed"
+        );
         session.degrade(&format!("m365_partial_{}", e.kind()));
     }
     let refs = session.add_m365(found.items.clone());

@@ -20,7 +20,11 @@ pub struct SearchPostsArgs {
     pub exclude_post_id: Option<String>,
 }
 
-pub(super) async fn run(deps: &ToolDeps, session: &Session, args: SearchPostsArgs) -> Result<String, String> {
+pub(super) async fn run(
+    deps: &ToolDeps,
+    session: &Session,
+    args: SearchPostsArgs,
+) -> Result<String, String> {
     let query = check_query(&args.query)?;
     let mut exclude = vec![session.post_id.clone()];
     exclude.extend(args.exclude_post_id);

@@ -52,7 +52,12 @@ pub struct Session {
 
 impl Session {
     pub fn new(graph_token: Option<Secret>, post_id: String, post_text: String) -> Arc<Self> {
-        Arc::new(Self { graph_token, post_id, post_text, collected: Mutex::default() })
+        Arc::new(Self {
+            graph_token,
+            post_id,
+            post_text,
+            collected: Mutex::default(),
+        })
     }
 
     /// The caller's Graph token: only for the Graph client.
@@ -173,7 +178,11 @@ mod tests {
         let s = Session::new(None, "p".into(), "t".into());
         let refs1 = s.add_m365(vec![doc("Guide", "https://x.sharepoint.com/a/", "short")]);
         let refs2 = s.add_m365(vec![
-            doc("Guide v2", "HTTPS://x.sharepoint.com/a#top", "a much longer description"),
+            doc(
+                "Guide v2",
+                "HTTPS://x.sharepoint.com/a#top",
+                "a much longer description",
+            ),
             doc("Other", "https://x.sharepoint.com/b", ""),
         ]);
         assert_eq!(refs1, vec!["m1"]);

@@ -1,0 +1,8 @@
+//! Integration tests: the real app over HTTP against fake upstreams on loopback.
+
+mod http_edge;
+mod mcp;
+mod posts;
+mod privacy;
+mod suggestions;
+mod support;

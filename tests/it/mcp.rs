@@ -1,0 +1,217 @@
+//! The MCP server through a real rmcp client over the in-process duplex.
+
+use std::{sync::Arc, time::Duration};
+
+use linkup_suggestions::{
+    llm::AzureOpenAi,
+    msgraph::GraphClient,
+    posts::PostIndex,
+    settings::{Secret, Settings},
+    tools::{Session, ToolDeps, connection::McpConnection},
+};
+use serde_json::{Map, Value, json};
+
+use crate::support::{Doc, FakeGraph, graph::TOKEN};
+
+struct Harness {
+    graph: FakeGraph,
+    deps: Arc<ToolDeps>,
+    _dir: tempfile::TempDir,
+}
+
+async fn harness() -> Harness {
+    let graph = FakeGraph::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings::load_from(std::path::Path::new("config"), Default::default()).unwrap();
+    let mut azure = settings.azure_openai.clone();
+    azure.endpoint = None;
+    let http = linkup_suggestions::http_client().unwrap();
+    let llm = AzureOpenAi::new(http.clone(), &azure);
+    let posts = PostIndex::open(&dir.path().join("posts.db"), llm.clone())
+        .await
+        .unwrap();
+    let deps = Arc::new(ToolDeps {
+        graph: GraphClient::new(http, &graph.url(), Duration::from_secs(5)),
+        posts,
+        llm,
+    });
+    Harness {
+        graph,
+        deps,
+        _dir: dir,
+    }
+}
+
+fn args(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap()
+}
+
+fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
+    linkup_suggestions::contract::PostSummary {
+        id: id.into(),
+        author_id: "u1".into(),
+        author_name: "Kim".into(),
+        text: text.into(),
+        tags: vec![],
+        lat: 0.0,
+        lng: 0.0,
+        mode: "online".into(),
+        category: None,
+        created_at: "2026-11-01T00:00:00Z".into(),
+        expires_at: None,
+        interested_count: 0,
+        join_count: 0,
+    }
+}
+
+#[tokio::test]
+async fn tools_are_listed_with_json_schemas_of_their_arguments() {
+    let h = harness().await;
+    let conn = McpConnection::open(h.deps.clone(), Session::new(None, "p1".into(), "t".into()))
+        .await
+        .unwrap();
+    let mut names: Vec<String> = conn.tools().iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        vec!["generate_action_hint", "search_m365", "search_posts"]
+    );
+    let m365 = conn
+        .tools()
+        .iter()
+        .find(|t| t.name == "search_m365")
+        .unwrap();
+    let schema = serde_json::to_value(&m365.input_schema).unwrap();
+    assert_eq!(schema["properties"]["query"]["type"], "string");
+    assert_eq!(schema["required"], json!(["query"]));
+    let posts = conn
+        .tools()
+        .iter()
+        .find(|t| t.name == "search_posts")
+        .unwrap();
+    let schema = serde_json::to_value(&posts.input_schema).unwrap();
+    assert!(schema["properties"].get("excludePostId").is_some());
+    assert!(
+        !schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .any(|k| k.to_lowercase().contains("token"))
+    );
+}
+
+#[tokio::test]
+async fn each_tool_answers_through_the_mcp_client_with_refs() {
+    let h = harness().await;
+    h.graph.add([Doc::file(
+        "Pipeline guide",
+        "https://contoso.sharepoint.com/sites/dev/guide.docx",
+        "deployment pipeline how-to",
+    )]);
+    h.deps
+        .posts
+        .upsert(vec![
+            post("p1", "my own pipeline post"),
+            post("p2", "deployment pipeline tips"),
+            post("p3", "pipeline review"),
+        ])
+        .await
+        .unwrap();
+    let session = Session::new(
+        Some(Secret::new(TOKEN)),
+        "p1".into(),
+        "my own pipeline post".into(),
+    );
+    let conn = McpConnection::open(h.deps.clone(), session.clone())
+        .await
+        .unwrap();
+
+    let m365 = conn
+        .call("search_m365", args(json!({"query": "deployment pipeline"})))
+        .await
+        .unwrap();
+    assert!(!m365.is_error);
+    let items: Value = serde_json::from_str(&m365.text).unwrap();
+    assert_eq!(items[0]["ref"], "m1");
+    assert_eq!(items[0]["title"], "Pipeline guide");
+    assert_eq!(items[0]["source"], "sharepoint");
+
+    let posts = conn
+        .call(
+            "search_posts",
+            args(json!({"query": "pipeline", "excludePostId": "p3"})),
+        )
+        .await
+        .unwrap();
+    let found: Value = serde_json::from_str(&posts.text).unwrap();
+    let ids: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        vec!["p2"],
+        "the session's post and excludePostId are left out"
+    );
+    assert_eq!(found[0]["ref"], "p1");
+
+    let hint = conn
+        .call("generate_action_hint", args(json!({"refs": ["m1"]})))
+        .await
+        .unwrap();
+    assert!(!hint.is_error);
+    assert_eq!(hint.text, "Start with 'Pipeline guide' on SharePoint.");
+    let inline = conn
+        .call("generate_action_hint", args(json!({"searchResults": [{"title": "Runbook", "description": "", "sourceType": "m365"}]})))
+        .await
+        .unwrap();
+    assert_eq!(inline.text, "Start with 'Runbook'.");
+    assert_eq!(session.snapshot().m365.len(), 1);
+}
+
+#[tokio::test]
+async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
+    let h = harness().await;
+    let conn = McpConnection::open(h.deps.clone(), Session::new(None, "p1".into(), "t".into()))
+        .await
+        .unwrap();
+    let no_token = conn
+        .call("search_m365", args(json!({"query": "pipeline"})))
+        .await
+        .unwrap();
+    assert!(no_token.is_error);
+    assert!(
+        no_token.text.contains("no Microsoft Graph token"),
+        "{}",
+        no_token.text
+    );
+    let too_long = conn
+        .call("search_posts", args(json!({"query": "x".repeat(501)})))
+        .await
+        .unwrap();
+    assert!(too_long.is_error);
+    assert!(too_long.text.contains("500"), "{}", too_long.text);
+    let wrong_type = conn.call("search_posts", args(json!({"query": 5}))).await;
+    assert!(wrong_type.is_err() || wrong_type.unwrap().is_error);
+    let unknown = conn.call("delete_everything", Map::new()).await;
+    assert!(unknown.is_err() || unknown.unwrap().is_error);
+}
+
+#[tokio::test]
+async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
+    let h = harness().await;
+    let session = Session::new(Some(Secret::new(TOKEN)), "p1".into(), "t".into());
+    let conn = McpConnection::open(h.deps.clone(), session).await.unwrap();
+    conn.call("search_m365", args(json!({"query": "pipeline"})))
+        .await
+        .unwrap();
+    let received = h.graph.received();
+    assert!(!received.is_empty());
+    assert!(
+        received
+            .iter()
+            .all(|r| r.authorization.as_deref() == Some(&format!("Bearer {TOKEN}") as &str))
+    );
+}

@@ -1,0 +1,395 @@
+//! The post index through the ingestion API and `search_posts`.
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    Options, openai::EmbedBehavior, post_body, post_ids, spawn_app, spawn_app_with, strings,
+};
+
+#[tokio::test]
+async fn a_post_is_created_then_updated_fetched_and_deleted_idempotently() {
+    let app = spawn_app().await;
+    assert_eq!(
+        app.put_post("p-1", post_body("first text", &["a"])).await,
+        201
+    );
+    assert_eq!(
+        app.put_post("p-1", post_body("second text", &["a"])).await,
+        200
+    );
+    let got: Value = app
+        .http
+        .get(app.url("/api/posts/p-1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(got["id"], "p-1");
+    assert_eq!(got["text"], "second text");
+    assert_eq!(got["joinCount"], 1);
+    for _ in 0..2 {
+        let res = app
+            .http
+            .delete(app.url("/api/posts/p-1"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 204);
+    }
+    assert_eq!(
+        app.http
+            .get(app.url("/api/posts/p-1"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+}
+
+#[tokio::test]
+async fn invalid_posts_are_rejected_naming_the_field() {
+    let app = spawn_app().await;
+    let mut body = post_body("text", &[]);
+    body["createdAt"] = json!("yesterday");
+    let res = app
+        .http
+        .put(app.url("/api/posts/p-1"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"]["field"],
+        "createdAt"
+    );
+    let mut body = post_body("text", &[]);
+    body["lat"] = json!(123.0);
+    let res = app
+        .http
+        .put(app.url("/api/posts/p-1"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["field"], "lat");
+    let mut body = post_body("text", &[]);
+    body["id"] = json!("other");
+    let res = app
+        .http
+        .put(app.url("/api/posts/p-1"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.json::<Value>().await.unwrap()["error"]["field"], "id");
+}
+
+#[tokio::test]
+async fn batch_upserts_many_posts_and_names_the_bad_item() {
+    let app = spawn_app().await;
+    let posts: Vec<Value> = (0..1000)
+        .map(|i| {
+            let mut p = post_body(&format!("post number {i} about pipelines"), &[]);
+            p["id"] = json!(format!("b-{i}"));
+            p
+        })
+        .collect();
+    let res = app
+        .http
+        .post(app.url("/api/posts/batch"))
+        .json(&json!({"posts": posts}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"created": 1000, "updated": 0})
+    );
+    let mut again = posts[..2].to_vec();
+    again[1]["text"] = json!("");
+    let res = app
+        .http
+        .post(app.url("/api/posts/batch"))
+        .json(&json!({"posts": again}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"]["field"],
+        "posts[1].text"
+    );
+    let mut too_many = posts.clone();
+    too_many.push(posts[0].clone());
+    let res = app
+        .http
+        .post(app.url("/api/posts/batch"))
+        .json(&json!({"posts": too_many}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 400);
+}
+
+#[tokio::test]
+async fn expired_posts_are_never_returned_and_are_purged() {
+    let app = spawn_app_with(Options {
+        env: vec![("LINKUP__POSTS__PURGE_INTERVAL_SECS", "1".into())],
+        ..Default::default()
+    })
+    .await;
+    let mut expired = post_body("carpool to the office on friday", &[]);
+    expired["expiresAt"] = json!("2021-06-01T00:00:00Z");
+    app.put_post("p-old", expired).await;
+    app.put_post("p-live", post_body("carpool to the office on monday", &[]))
+        .await;
+    assert_eq!(
+        app.http
+            .get(app.url("/api/posts/p-old"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    let (_, body) = app
+        .suggest(json!({"postId": "p-x", "text": "carpool office"}), None)
+        .await;
+    assert_eq!(post_ids(&body), vec!["p-live"]);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let conn = rusqlite::Connection::open(&app.db_path).unwrap();
+    let ids: Vec<String> = conn
+        .prepare("SELECT id FROM posts")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(ids, vec!["p-live"]);
+}
+
+#[tokio::test]
+async fn at_most_five_similar_posts_are_returned_best_first() {
+    let app = spawn_app().await;
+    for i in 0..8 {
+        app.put_post(
+            &format!("p-{i}"),
+            post_body(&format!("kubernetes cluster question {i}"), &[]),
+        )
+        .await;
+    }
+    app.put_post(
+        "p-best",
+        post_body(
+            "kubernetes cluster upgrade kubernetes cluster",
+            &["kubernetes"],
+        ),
+    )
+    .await;
+    let (_, body) = app
+        .suggest(
+            json!({"postId": "p-x", "text": "kubernetes cluster upgrade"}),
+            None,
+        )
+        .await;
+    let ids = post_ids(&body);
+    assert_eq!(ids.len(), 5);
+    assert_eq!(ids[0], "p-best");
+}
+
+#[tokio::test]
+async fn with_embeddings_posts_are_found_by_meaning_not_only_words() {
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        ..Default::default()
+    })
+    .await;
+    app.put_post(
+        "p-car",
+        post_body(
+            "Anyone driving to the Pangyo campus? Looking for a carpool",
+            &[],
+        ),
+    )
+    .await;
+    app.put_post("p-lunch", post_body("Best restaurant near the office", &[]))
+        .await;
+    wait_until_embedded(&app, 2).await;
+    let (_, body) = app
+        .suggest(json!({"postId": "p-x", "text": "automobile sharing"}), None)
+        .await;
+    assert_eq!(
+        post_ids(&body).first().map(String::as_str),
+        Some("p-car"),
+        "{body}"
+    );
+    assert!(!strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
+    let embeds: Vec<_> = app
+        .openai
+        .received()
+        .into_iter()
+        .filter(|r| r.path.ends_with("/embeddings"))
+        .collect();
+    assert!(
+        embeds
+            .iter()
+            .all(|r| r.path.contains("text-embedding-3-small") && r.body["dimensions"] == 256)
+    );
+}
+
+#[tokio::test]
+async fn with_embeddings_down_lexical_search_still_works_and_posts_are_embedded_later() {
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        env: vec![("LINKUP__POSTS__EMBED_RETRY_INTERVAL_SECS", "1".into())],
+        ..Default::default()
+    })
+    .await;
+    app.openai.embeddings(EmbedBehavior::Status(500));
+    app.put_post(
+        "p-car",
+        post_body("Looking for a carpool to the campus", &[]),
+    )
+    .await;
+    let (status, body) = app
+        .suggest(json!({"postId": "p-x", "text": "carpool campus"}), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(post_ids(&body), vec!["p-car"]);
+    assert!(strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
+    assert_eq!(embedded_count(&app), 0);
+
+    app.openai.embeddings(EmbedBehavior::Normal);
+    wait_until_embedded(&app, 1).await;
+    let (_, body) = app
+        .suggest(json!({"postId": "p-x", "text": "automobile"}), None)
+        .await;
+    assert_eq!(
+        post_ids(&body),
+        vec!["p-car"],
+        "found by meaning once embedded"
+    );
+}
+
+fn embedded_count(app: &crate::support::TestApp) -> i64 {
+    let conn = rusqlite::Connection::open(&app.db_path).unwrap();
+    conn.query_row(
+        "SELECT count(*) FROM posts WHERE embedding IS NOT NULL",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+async fn wait_until_embedded(app: &crate::support::TestApp, n: i64) {
+    for _ in 0..100 {
+        if embedded_count(app) >= n {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("posts were not embedded");
+}
+
+/// Starts the real binary on a free port; returns it and its address.
+fn start_binary(db: &std::path::Path) -> (std::process::Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"))
+        .env_clear()
+        .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
+        .env("LINKUP__POSTS__DB_PATH", db)
+        .env("LINKUP__LOG__FORMAT", "json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines.next().expect("service printed its address").unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if let Some(addr) = v["fields"]["addr"].as_str() {
+            break addr.to_owned();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    (child, addr)
+}
+
+#[tokio::test]
+async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("posts.db");
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let (mut child, addr) = start_binary(&db);
+    for i in 0..20 {
+        let res = http
+            .put(format!("http://{addr}/api/posts/k-{i}"))
+            .json(&post_body("durable post", &[]))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+    child.kill().unwrap(); // SIGKILL: no shutdown, no checkpoint
+    child.wait().unwrap();
+
+    let (mut child, addr) = start_binary(&db);
+    for i in 0..20 {
+        let res = http
+            .get(format!("http://{addr}/api/posts/k-{i}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "post k-{i} lost");
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn invalid_configuration_stops_start_up_with_one_line_naming_the_key() {
+    let out = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"))
+        .env_clear()
+        .env("LINKUP__AGENT__TIMEOUT_MS", "soon")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("agent.timeout_ms"), "{stderr}");
+    assert!(!stderr.contains("panicked"));
+}
+
+#[tokio::test]
+async fn hanging_embeddings_fall_back_to_lexical_ranking_within_their_timeout() {
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        env: vec![("LINKUP__AZURE_OPENAI__EMBEDDINGS_TIMEOUT_MS", "300".into())],
+        ..Default::default()
+    })
+    .await;
+    app.openai.embeddings(EmbedBehavior::Hang);
+    app.put_post(
+        "p-car",
+        post_body("Looking for a carpool to the campus", &[]),
+    )
+    .await;
+    let (status, body) = app
+        .suggest(json!({"postId": "p-x", "text": "carpool campus"}), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "fallback");
+    assert_eq!(post_ids(&body), vec!["p-car"]);
+    assert!(strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
+}

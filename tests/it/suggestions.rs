@@ -1,0 +1,418 @@
+//! `POST /api/suggestions` on the fallback path (no LLM orchestration).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    Doc, Options, TestApp,
+    graph::{Behavior, TOKEN},
+    openai::ChatStep,
+    post_body, post_ids, spawn_app, spawn_app_with, strings, titles,
+};
+
+fn corpus() -> Vec<Doc> {
+    vec![
+        Doc::file(
+            "CI/CD onboarding guide",
+            "https://contoso.sharepoint.com/sites/dev/Shared%20Documents/cicd.docx",
+            "How to create a deployment pipeline for a team repo with GitHub Actions",
+        ),
+        Doc::file(
+            "My pipeline notes",
+            "https://contoso-my.sharepoint.com/personal/kim_contoso_com/Documents/notes.docx",
+            "Personal notes on the deployment pipeline",
+        ),
+        Doc::list_item(
+            "Pipeline request form",
+            "https://contoso.sharepoint.com/sites/dev/SitePages/Pipeline-request-form.aspx",
+            "Request a new deployment pipeline for a repo",
+        ),
+        Doc::mail(
+            "Re: pipeline for the payments repo",
+            "https://outlook.office365.com/owa/?ItemID=AAMkAD1&exvsurl=1&viewmodel=ReadMessageItem",
+            "The deployment pipeline template is attached",
+        ),
+        Doc::file(
+            "Lunch menu",
+            "https://contoso.sharepoint.com/sites/hr/menu.docx",
+            "Cafeteria lunch for the week",
+        ),
+    ]
+}
+
+async fn app_with_corpus() -> TestApp {
+    let app = spawn_app().await;
+    app.graph.add(corpus());
+    app
+}
+
+fn question() -> Value {
+    json!({"postId": "p-new", "text": "How do I set up a deployment pipeline for our team's repo?", "tags": ["devops"], "category": "question"})
+}
+
+#[tokio::test]
+async fn fallback_answers_with_m365_results_similar_posts_and_a_hint() {
+    let app = app_with_corpus().await;
+    app.put_post(
+        "p-77",
+        post_body(
+            "We set up our deployment pipeline with GitHub Actions",
+            &["devops"],
+        ),
+    )
+    .await;
+    app.put_post(
+        "p-new",
+        post_body(
+            "How do I set up a deployment pipeline for our team's repo?",
+            &[],
+        ),
+    )
+    .await;
+
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+
+    assert_eq!(status, 200, "{body}");
+    let t = titles(&body);
+    for expected in [
+        "CI/CD onboarding guide",
+        "My pipeline notes",
+        "Pipeline request form",
+        "Re: pipeline for the payments repo",
+    ] {
+        assert!(
+            t.contains(&expected.to_owned()),
+            "{expected} missing from {t:?}"
+        );
+    }
+    assert!(!t.contains(&"Lunch menu".to_owned()));
+    let by_title = |title: &str| {
+        body["m365"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["title"] == title)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_title("My pipeline notes")["source"], "onedrive");
+    assert_eq!(by_title("CI/CD onboarding guide")["source"], "sharepoint");
+    assert_eq!(by_title("Pipeline request form")["source"], "sharepoint");
+    assert_eq!(
+        by_title("Re: pipeline for the payments repo")["source"],
+        "email"
+    );
+    let guide = by_title("CI/CD onboarding guide");
+    assert_eq!(guide["sourceType"], "m365");
+    assert_eq!(guide["status"], "available");
+    let description = guide["description"].as_str().unwrap();
+    assert!(
+        description.contains("deployment pipeline")
+            && !description.contains("<c0>")
+            && !description.contains("<ddd/>"),
+        "{description}"
+    );
+    assert_eq!(
+        post_ids(&body),
+        vec!["p-77"],
+        "the requesting post is excluded"
+    );
+    assert_eq!(body["posts"][0]["authorName"], "Kim");
+    assert_eq!(body["posts"][0]["interestedCount"], 3);
+    let hint = body["actionHint"].as_str().unwrap();
+    assert!(
+        t.iter().any(
+            |title| hint == format!("Start with '{title}' on SharePoint.")
+                || hint == format!("Start with '{title}' on OneDrive.")
+        ),
+        "{hint}"
+    );
+    assert_eq!(body["source"], "mcp");
+    assert_eq!(body["unavailableSources"], json!([]));
+    assert_eq!(body["meta"]["path"], "fallback");
+    assert_eq!(body["meta"]["rounds"], 0);
+    assert_eq!(strings(&body["meta"]["degraded"]), vec!["llm_unconfigured"]);
+}
+
+#[tokio::test]
+async fn graph_is_searched_with_keywords_not_the_raw_sentence_in_two_entity_groups() {
+    let app = app_with_corpus().await;
+    app.suggest(question(), Some(TOKEN)).await;
+    let received = app.graph.received();
+    let queries: Vec<String> = received
+        .iter()
+        .map(|r| {
+            r.body["requests"][0]["query"]["queryString"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(!queries.is_empty());
+    for q in &queries {
+        assert!(
+            !q.contains("How do I") && !q.contains('?'),
+            "raw sentence sent: {q}"
+        );
+        assert!(q.contains("deployment"), "{q}");
+    }
+    let groups: Vec<Value> = received
+        .iter()
+        .map(|r| r.body["requests"][0]["entityTypes"].clone())
+        .collect();
+    assert!(groups.contains(&json!(["driveItem", "listItem"])));
+    assert!(groups.contains(&json!(["message"])));
+    assert!(received.iter().all(|r| r.body["requests"][0]["size"] == 10));
+}
+
+#[tokio::test]
+async fn when_the_mail_group_fails_files_are_still_returned() {
+    let app = app_with_corpus().await;
+    app.graph.mail(Behavior::Status(503));
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    let t = titles(&body);
+    assert!(t.contains(&"CI/CD onboarding guide".to_owned()));
+    assert!(!t.iter().any(|t| t.starts_with("Re:")));
+    assert_eq!(body["unavailableSources"], json!([]));
+    assert!(
+        strings(&body["meta"]["degraded"]).contains(&"m365_partial_upstream_error".to_owned()),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn graph_rejecting_the_token_marks_m365_unavailable_and_still_serves_posts() {
+    let app = app_with_corpus().await;
+    app.put_post(
+        "p-77",
+        post_body("Our deployment pipeline uses GitHub Actions", &[]),
+    )
+    .await;
+    let (status, body) = app.suggest(question(), Some("expired-token")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["m365"], json!([]));
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+    assert_eq!(strings(&body["unavailableSources"]), vec!["m365"]);
+    assert!(strings(&body["meta"]["degraded"]).contains(&"m365_unauthorized".to_owned()));
+    assert!(body["actionHint"].is_string());
+}
+
+#[tokio::test]
+async fn each_graph_failure_is_reported_with_its_own_reason_and_never_a_5xx() {
+    for (behavior, reason) in [
+        (Behavior::Status(403), "m365_forbidden"),
+        (Behavior::Status(429), "m365_rate_limited"),
+        (Behavior::Status(500), "m365_upstream_error"),
+        (Behavior::Malformed, "m365_malformed_response"),
+    ] {
+        let app = app_with_corpus().await;
+        app.graph.files(behavior.clone());
+        app.graph.mail(behavior.clone());
+        let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+        assert_eq!(status, 200, "{behavior:?}");
+        assert_eq!(
+            strings(&body["unavailableSources"]),
+            vec!["m365"],
+            "{behavior:?}"
+        );
+        assert!(
+            strings(&body["meta"]["degraded"]).contains(&reason.to_owned()),
+            "{behavior:?}: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn graph_timeout_is_reported_as_m365_timeout() {
+    let app = spawn_app_with(Options {
+        env: vec![("LINKUP__MSGRAPH__TIMEOUT_MS", "300".into())],
+        ..Default::default()
+    })
+    .await;
+    app.graph.files(Behavior::Hang);
+    app.graph.mail(Behavior::Hang);
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "fallback");
+    assert!(
+        strings(&body["meta"]["degraded"]).contains(&"m365_timeout".to_owned()),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn without_a_token_m365_is_unavailable_graph_is_not_called_and_posts_are_served() {
+    let app = app_with_corpus().await;
+    app.put_post(
+        "p-77",
+        post_body("Deployment pipeline with GitHub Actions", &[]),
+    )
+    .await;
+    let (status, body) = app.suggest(question(), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["m365"], json!([]));
+    assert_eq!(strings(&body["unavailableSources"]), vec!["m365"]);
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+    assert!(app.graph.received().is_empty());
+}
+
+#[tokio::test]
+async fn nothing_found_gives_empty_arrays_and_a_null_hint() {
+    let app = app_with_corpus().await;
+    let (status, body) = app
+        .suggest(
+            json!({"postId": "p1", "text": "quantum origami festival"}),
+            Some(TOKEN),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["m365"], json!([]));
+    assert_eq!(body["posts"], json!([]));
+    assert_eq!(body["actionHint"], Value::Null);
+    assert_eq!(body["unavailableSources"], json!([]));
+}
+
+#[tokio::test]
+async fn hanging_graph_is_cut_by_the_deadline_and_collected_posts_are_returned() {
+    let app = spawn_app_with(Options {
+        env: vec![("LINKUP__AGENT__TIMEOUT_MS", "700".into())],
+        ..Default::default()
+    })
+    .await;
+    app.graph.files(Behavior::Hang);
+    app.graph.mail(Behavior::Hang);
+    app.put_post(
+        "p-77",
+        post_body("Deployment pipeline with GitHub Actions", &[]),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the deadline did not cut the run"
+    );
+    assert_eq!(body["meta"]["path"], "partial");
+    assert!(strings(&body["meta"]["degraded"]).contains(&"deadline".to_owned()));
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+}
+
+#[tokio::test]
+async fn configured_llm_writes_the_hint_from_the_results() {
+    let app = spawn_app_with(Options {
+        llm: true,
+        ..Default::default()
+    })
+    .await;
+    app.graph.add(corpus());
+    app.openai.chat([ChatStep::Reply(
+        "Start with the 'CI/CD onboarding guide' on SharePoint.".into(),
+    )]);
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["actionHint"],
+        "Start with the 'CI/CD onboarding guide' on SharePoint."
+    );
+    let requests = app.openai.chat_requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].body["max_tokens"], 60);
+    assert_eq!(requests[0].body["temperature"], 0.0);
+    let user = requests[0].body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.contains("CI/CD onboarding guide"),
+        "the hint is written from the results"
+    );
+}
+
+#[tokio::test]
+async fn failing_llm_falls_back_to_a_template_hint_naming_the_top_result() {
+    for step in [
+        ChatStep::Status(500),
+        ChatStep::Status(429),
+        ChatStep::ContentFilter,
+        ChatStep::Malformed,
+    ] {
+        let app = spawn_app_with(Options {
+            llm: true,
+            ..Default::default()
+        })
+        .await;
+        app.graph.add(corpus());
+        app.openai.chat([step.clone()]);
+        let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+        assert_eq!(status, 200, "{step:?}");
+        let hint = body["actionHint"].as_str().unwrap();
+        assert!(hint.starts_with("Start with '"), "{step:?}: {hint}");
+        assert!(
+            strings(&body["meta"]["degraded"])
+                .iter()
+                .any(|d| d.starts_with("hint_llm_")),
+            "{step:?}: {body}"
+        );
+        assert_eq!(body["unavailableSources"], json!([]));
+    }
+}
+
+#[tokio::test]
+async fn stored_post_route_answers_like_post_and_404s_for_unknown_or_expired_posts() {
+    let app = app_with_corpus().await;
+    app.put_post(
+        "p-new",
+        post_body("How do I set up a deployment pipeline?", &[]),
+    )
+    .await;
+    app.put_post(
+        "p-77",
+        post_body("Deployment pipeline with GitHub Actions", &[]),
+    )
+    .await;
+    let mut expired = post_body("Old deployment pipeline question", &[]);
+    expired["expiresAt"] = json!("2020-01-01T00:00:00Z");
+    app.put_post("p-old", expired).await;
+
+    let res = app
+        .http
+        .get(app.url("/api/posts/p-new/suggestions"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert!(titles(&body).contains(&"CI/CD onboarding guide".to_owned()));
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+
+    for id in ["p-missing", "p-old"] {
+        let res = app
+            .http
+            .get(app.url(&format!("/api/posts/{id}/suggestions")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 404);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "post_not_found");
+    }
+}
+
+#[tokio::test]
+async fn hanging_llm_hint_is_cut_by_the_deadline_and_the_results_are_kept() {
+    let app = spawn_app_with(Options {
+        llm: true,
+        env: vec![("LINKUP__AGENT__TIMEOUT_MS", "800".into())],
+        ..Default::default()
+    })
+    .await;
+    app.graph.add(corpus());
+    app.openai.chat([ChatStep::Hang]);
+    let started = std::time::Instant::now();
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(body["meta"]["path"], "partial");
+    assert!(titles(&body).contains(&"CI/CD onboarding guide".to_owned()));
+}

@@ -1,0 +1,292 @@
+//! A fake Microsoft Graph search endpoint (`POST /v1.0/search/query`), speaking
+//! the documented wire format: `requests[].entityTypes/query.queryString/from/size`
+//! in, `value[].hitsContainers[].hits[].{hitId,rank,summary,resource}` out,
+//! `resource` typed by `@odata.type`; summaries carry `<c0>`/`<ddd/>` highlights;
+//! errors as `{"error": {"code", "message"}}`. KQL is approximated: terms are
+//! ANDed, `OR` between terms makes any match.
+
+use std::{
+    net::SocketAddr,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    extract::State,
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::post,
+};
+use serde_json::{Value, json};
+
+/// The token the fake accepts.
+pub const TOKEN: &str = "graph-token-SECRET-4f1c";
+
+/// What the fake does for one entity group.
+#[derive(Clone, Debug)]
+pub enum Behavior {
+    Normal,
+    Status(u16),
+    Hang,
+    Delay(Duration),
+    Malformed,
+}
+
+/// Kinds of indexed items.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    DriveItem,
+    ListItem,
+    Message,
+}
+
+/// One indexed document or mail.
+#[derive(Clone, Debug)]
+pub struct Doc {
+    pub kind: Kind,
+    pub title: String,
+    pub url: String,
+    pub body: String,
+}
+
+impl Doc {
+    pub fn file(title: &str, url: &str, body: &str) -> Self {
+        Self {
+            kind: Kind::DriveItem,
+            title: title.into(),
+            url: url.into(),
+            body: body.into(),
+        }
+    }
+    pub fn list_item(title: &str, url: &str, body: &str) -> Self {
+        Self {
+            kind: Kind::ListItem,
+            title: title.into(),
+            url: url.into(),
+            body: body.into(),
+        }
+    }
+    pub fn mail(subject: &str, url: &str, body: &str) -> Self {
+        Self {
+            kind: Kind::Message,
+            title: subject.into(),
+            url: url.into(),
+            body: body.into(),
+        }
+    }
+}
+
+/// One request the fake received.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub authorization: Option<String>,
+    pub body: Value,
+}
+
+#[derive(Default)]
+struct Script {
+    docs: Vec<Doc>,
+    files: Option<Behavior>,
+    mail: Option<Behavior>,
+    received: Vec<Received>,
+}
+
+/// Handle of a running fake; clones share it.
+#[derive(Clone)]
+pub struct FakeGraph {
+    addr: SocketAddr,
+    script: Arc<Mutex<Script>>,
+}
+
+impl FakeGraph {
+    pub async fn start() -> Self {
+        let script = Arc::new(Mutex::new(Script::default()));
+        let app = Router::new()
+            .route("/v1.0/search/query", post(search))
+            .with_state(script.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake graph");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { addr, script }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn add(&self, docs: impl IntoIterator<Item = Doc>) {
+        self.script.lock().unwrap().docs.extend(docs);
+    }
+
+    /// Behaviour of the driveItem/listItem group.
+    pub fn files(&self, b: Behavior) {
+        self.script.lock().unwrap().files = Some(b);
+    }
+
+    /// Behaviour of the message group.
+    pub fn mail(&self, b: Behavior) {
+        self.script.lock().unwrap().mail = Some(b);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.script.lock().unwrap().received.clone()
+    }
+}
+
+fn error(status: u16, code: &str, message: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut res = (status, Json(json!({ "error": { "code": code, "message": message,
+        "innerError": { "date": "2026-11-23T00:00:00", "request-id": "00000000-0000-0000-0000-000000000000" } } })))
+        .into_response();
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        res.headers_mut()
+            .insert("retry-after", "3".parse().unwrap());
+    }
+    res
+}
+
+async fn search(
+    State(script): State<Arc<Mutex<Script>>>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let authorization = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    script.lock().unwrap().received.push(Received {
+        authorization: authorization.clone(),
+        body: parsed.clone(),
+    });
+    if authorization.as_deref() != Some(&format!("Bearer {TOKEN}")) {
+        return error(
+            401,
+            "InvalidAuthenticationToken",
+            "Access token validation failure. Invalid audience.",
+        );
+    }
+    let Some(request) = parsed["requests"].get(0) else {
+        return error(
+            400,
+            "BadRequest",
+            "Requests must contain at least one request",
+        );
+    };
+    let types: Vec<&str> = request["entityTypes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let is_mail = types.contains(&"message");
+    if is_mail && types.len() > 1 {
+        return error(
+            400,
+            "BadRequest",
+            "EntityType 'message' cannot be combined with other entity types.",
+        );
+    }
+    let query = request["query"]["queryString"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let size = request["size"].as_u64().unwrap_or(25) as usize;
+    let (behavior, docs) = {
+        let s = script.lock().unwrap();
+        let b = if is_mail {
+            s.mail.clone()
+        } else {
+            s.files.clone()
+        };
+        (b.unwrap_or(Behavior::Normal), s.docs.clone())
+    };
+    match behavior {
+        Behavior::Normal => {}
+        Behavior::Status(code) => return error(code, "generalException", "An error occurred"),
+        Behavior::Hang => std::future::pending::<()>().await,
+        Behavior::Delay(d) => tokio::time::sleep(d).await,
+        Behavior::Malformed => {
+            return (StatusCode::OK, "{\"value\": [{\"hitsContainers\": ").into_response();
+        }
+    }
+    let hits: Vec<Value> = docs
+        .iter()
+        .filter(|d| (d.kind == Kind::Message) == is_mail)
+        .filter(|d| matches(&query, d))
+        .take(size)
+        .enumerate()
+        .map(|(i, d)| hit(i, d, &query))
+        .collect();
+    let container = if hits.is_empty() {
+        json!({ "total": 0, "moreResultsAvailable": false })
+    } else {
+        json!({ "hits": hits, "total": hits.len(), "moreResultsAvailable": false })
+    };
+    Json(json!({
+        "value": [{ "searchTerms": terms(&query), "hitsContainers": [container] }],
+        "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(microsoft.graph.searchResponse)"
+    }))
+    .into_response()
+}
+
+fn terms(query: &str) -> Vec<String> {
+    query
+        .split_whitespace()
+        .filter(|t| *t != "OR" && *t != "AND")
+        .map(|t| t.to_lowercase())
+        .collect()
+}
+
+fn matches(query: &str, doc: &Doc) -> bool {
+    let hay = format!("{} {}", doc.title, doc.body).to_lowercase();
+    let terms = terms(query);
+    if terms.is_empty() {
+        return false;
+    }
+    if query.split_whitespace().any(|t| t == "OR") {
+        terms.iter().any(|t| hay.contains(t.as_str()))
+    } else {
+        terms.iter().all(|t| hay.contains(t.as_str()))
+    }
+}
+
+fn hit(i: usize, d: &Doc, query: &str) -> Value {
+    let mut summary = d.body.clone();
+    for t in terms(query) {
+        if let Some(pos) = summary.to_lowercase().find(&t) {
+            let end = pos + t.len();
+            if summary.is_char_boundary(pos) && summary.is_char_boundary(end) {
+                summary = format!(
+                    "{}<c0>{}</c0>{}",
+                    &summary[..pos],
+                    &summary[pos..end],
+                    &summary[end..]
+                );
+            }
+        }
+    }
+    summary.push_str("<ddd/>");
+    let resource = match d.kind {
+        Kind::DriveItem => json!({
+            "@odata.type": "#microsoft.graph.driveItem", "id": format!("01ABC{i}"), "name": d.title,
+            "webUrl": d.url, "size": 18432, "createdDateTime": "2026-03-01T10:00:00Z",
+            "lastModifiedDateTime": "2026-10-01T10:00:00Z",
+            "parentReference": { "driveId": "b!xyz", "siteId": "contoso.sharepoint.com,1,2" },
+        }),
+        Kind::ListItem => json!({
+            "@odata.type": "#microsoft.graph.listItem", "id": format!("{i}"), "webUrl": d.url,
+            "parentReference": { "siteId": "contoso.sharepoint.com,1,2" },
+            "sharepointIds": { "listId": "l1", "listItemId": format!("{i}") },
+        }),
+        Kind::Message => json!({
+            "@odata.type": "#microsoft.graph.message", "id": format!("AAMk{i}"), "subject": d.title,
+            "bodyPreview": d.body, "webLink": d.url, "importance": "normal",
+            "from": { "emailAddress": { "name": "Lee", "address": "lee@contoso.com" } },
+        }),
+    };
+    json!({ "hitId": format!("hit-{i}"), "rank": i + 1, "summary": summary, "resource": resource })
+}

@@ -1,0 +1,177 @@
+//! Test harness: the real app on a random loopback port, with fake Microsoft
+//! Graph and Azure OpenAI servers (also on random loopback ports) and captured logs.
+
+pub mod graph;
+pub mod logs;
+pub mod openai;
+
+use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
+
+use linkup_suggestions::{App, settings::Settings};
+use serde_json::{Value, json};
+
+pub use graph::{Doc, FakeGraph};
+pub use openai::FakeOpenAi;
+
+/// The app under test and its fakes.
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub http: reqwest::Client,
+    pub graph: FakeGraph,
+    pub openai: FakeOpenAi,
+    pub db_path: PathBuf,
+    _dir: tempfile::TempDir,
+    pub shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    pub server: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+/// How to start the app.
+#[derive(Default)]
+pub struct Options {
+    /// Configure Azure OpenAI chat (the fake).
+    pub llm: bool,
+    /// Configure Azure OpenAI embeddings (the fake).
+    pub embeddings: bool,
+    /// Extra `LINKUP__…` variables.
+    pub env: Vec<(&'static str, String)>,
+}
+
+/// Starts the app with default options (no LLM).
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Options::default()).await
+}
+
+pub async fn spawn_app_with(options: Options) -> TestApp {
+    logs::init();
+    let graph = FakeGraph::start().await;
+    let openai = FakeOpenAi::start().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("posts.db");
+    let env = test_env(&graph, &openai, &db_path, &options);
+    let settings = Settings::load_from(&PathBuf::from("config"), env).expect("test settings");
+    let app = App::build(settings).await.expect("app builds");
+    let addr = app.local_addr();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async {
+        let _ = rx.await;
+    }));
+    TestApp {
+        addr,
+        http: reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .expect("client"),
+        graph,
+        openai,
+        db_path,
+        _dir: dir,
+        shutdown: Some(tx),
+        server,
+    }
+}
+
+/// The environment the app is configured with.
+pub fn test_env(
+    graph: &FakeGraph,
+    openai: &FakeOpenAi,
+    db: &std::path::Path,
+    o: &Options,
+) -> HashMap<String, String> {
+    let mut env: HashMap<String, String> = [
+        ("LINKUP__SERVER__ADDR", "127.0.0.1:0".to_owned()),
+        ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
+        ("LINKUP__POSTS__DB_PATH", db.display().to_string()),
+        ("LINKUP__SERVER__SHUTDOWN_GRACE_MS", "5000".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    if o.llm || o.embeddings {
+        env.insert("AZURE_OPENAI_ENDPOINT".into(), openai.url());
+        env.insert("AZURE_OPENAI_API_KEY".into(), openai::API_KEY.into());
+    }
+    if !o.llm {
+        env.insert(
+            "LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT".into(),
+            String::new(),
+        );
+    }
+    if !o.embeddings {
+        env.insert(
+            "LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT".into(),
+            String::new(),
+        );
+    }
+    for (k, v) in &o.env {
+        env.insert((*k).to_owned(), v.clone());
+    }
+    env
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// `POST /api/suggestions` with an optional Graph token; returns (status, body).
+    pub async fn suggest(&self, body: Value, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.post(self.url("/api/suggestions")).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Stores a post through the ingestion API.
+    pub async fn put_post(&self, id: &str, body: Value) -> u16 {
+        let res = self
+            .http
+            .put(self.url(&format!("/api/posts/{id}")))
+            .json(&body)
+            .send()
+            .await
+            .expect("put");
+        res.status().as_u16()
+    }
+}
+
+/// A valid post body with this text, expiring in a year.
+pub fn post_body(text: &str, tags: &[&str]) -> Value {
+    json!({
+        "authorId": "u1", "authorName": "Kim", "text": text, "tags": tags,
+        "lat": 37.5, "lng": 127.0, "mode": "online", "category": "question",
+        "createdAt": "2026-11-01T09:00:00Z", "expiresAt": "2099-01-01T00:00:00Z",
+        "interestedCount": 3, "joinCount": 1
+    })
+}
+
+/// Titles of the `m365` items of a response.
+pub fn titles(body: &Value) -> Vec<String> {
+    body["m365"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| i["title"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Ids of the `posts` of a response.
+pub fn post_ids(body: &Value) -> Vec<String> {
+    body["posts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| p["id"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Strings of a JSON array field.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.as_str().map(str::to_owned))
+        .collect()
+}

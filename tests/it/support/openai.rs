@@ -1,0 +1,274 @@
+//! A fake Azure OpenAI resource speaking the documented wire format:
+//! `POST /openai/deployments/{deployment}/chat/completions?api-version=…` and
+//! `…/embeddings`, authenticated by the `api-key` header, answering
+//! `chat.completion` / embedding `list` objects, and Azure's error bodies
+//! (`{"error": {"code", "message"}}`, 400 `content_filter`, 429 + Retry-After).
+//! Chat answers are scripted per test; embeddings are a deterministic
+//! bag-of-concepts (synonyms share a dimension) so semantic search is testable.
+
+use std::{
+    collections::VecDeque,
+    net::SocketAddr,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    extract::{Path, Query, State},
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::post,
+};
+use serde_json::{Value, json};
+
+pub const API_KEY: &str = "azure-key-SECRET-9d2e";
+
+/// One scripted chat answer.
+#[derive(Clone, Debug)]
+pub enum ChatStep {
+    Reply(String),
+    Status(u16),
+    ContentFilter,
+    Hang,
+    Malformed,
+}
+
+/// What the embeddings endpoint does.
+#[derive(Clone, Debug)]
+pub enum EmbedBehavior {
+    Normal,
+    Status(u16),
+    Hang,
+}
+
+/// One request received.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+#[derive(Default)]
+struct Script {
+    chat: VecDeque<ChatStep>,
+    embed: Option<EmbedBehavior>,
+    received: Vec<Received>,
+}
+
+/// Handle of a running fake; clones share it.
+#[derive(Clone)]
+pub struct FakeOpenAi {
+    addr: SocketAddr,
+    script: Arc<Mutex<Script>>,
+}
+
+/// Words that mean the same to the fake embedding model.
+const CONCEPTS: &[&[&str]] = &[
+    &["car", "automobile", "vehicle", "carpool", "ride"],
+    &["deploy", "deployment", "release", "ship", "rollout"],
+    &["lunch", "meal", "food", "restaurant", "eat"],
+];
+
+impl FakeOpenAi {
+    pub async fn start() -> Self {
+        let script = Arc::new(Mutex::new(Script::default()));
+        let app = Router::new()
+            .route("/openai/deployments/{deployment}/{*op}", post(handle))
+            .with_state(script.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake openai");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { addr, script }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Queues chat answers; when the queue is empty the fake replies with a stock hint.
+    pub fn chat(&self, steps: impl IntoIterator<Item = ChatStep>) {
+        self.script.lock().unwrap().chat.extend(steps);
+    }
+
+    pub fn embeddings(&self, b: EmbedBehavior) {
+        self.script.lock().unwrap().embed = Some(b);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.script.lock().unwrap().received.clone()
+    }
+
+    /// Requests to the chat endpoint.
+    pub fn chat_requests(&self) -> Vec<Received> {
+        self.received()
+            .into_iter()
+            .filter(|r| r.path.ends_with("chat/completions"))
+            .collect()
+    }
+}
+
+fn azure_error(status: u16, code: &str, message: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut res = (
+        status,
+        Json(json!({ "error": { "code": code, "message": message } })),
+    )
+        .into_response();
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        res.headers_mut()
+            .insert("retry-after", "6".parse().unwrap());
+    }
+    res
+}
+
+async fn handle(
+    State(script): State<Arc<Mutex<Script>>>,
+    Path((deployment, op)): Path<(String, String)>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let headers_list = headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_owned()))
+        .collect();
+    script.lock().unwrap().received.push(Received {
+        path: format!("/openai/deployments/{deployment}/{op}"),
+        headers: headers_list,
+        body: body.clone(),
+    });
+    if headers.get("api-key").and_then(|v| v.to_str().ok()) != Some(API_KEY) {
+        return azure_error(
+            401,
+            "401",
+            "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.",
+        );
+    }
+    if !query.contains_key("api-version") {
+        return azure_error(404, "404", "Resource not found");
+    }
+    match op.as_str() {
+        "chat/completions" => chat(&script, &deployment).await,
+        "embeddings" => embeddings(&script, &body).await,
+        _ => azure_error(404, "404", "Resource not found"),
+    }
+}
+
+async fn chat(script: &Mutex<Script>, deployment: &str) -> Response {
+    let step = script.lock().unwrap().chat.pop_front();
+    let content = match step.unwrap_or(ChatStep::Reply(
+        "Start with the onboarding guide on SharePoint.".into(),
+    )) {
+        ChatStep::Reply(text) => text,
+        ChatStep::Status(429) => {
+            return azure_error(
+                429,
+                "429",
+                "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-12-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.",
+            );
+        }
+        ChatStep::Status(code) => {
+            return azure_error(
+                code,
+                &code.to_string(),
+                "The server had an error while processing your request.",
+            );
+        }
+        ChatStep::ContentFilter => {
+            return (StatusCode::BAD_REQUEST, Json(json!({ "error": {
+                "message": "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+                "type": null, "param": "prompt", "code": "content_filter", "status": 400,
+                "innererror": { "code": "ResponsibleAIPolicyViolation",
+                    "content_filter_result": { "hate": { "filtered": true, "severity": "high" } } } } })))
+                .into_response();
+        }
+        ChatStep::Hang => {
+            std::future::pending::<()>().await;
+            unreachable!()
+        }
+        ChatStep::Malformed => {
+            return (StatusCode::OK, "{\"id\":\"chatcmpl-1\",\"choices\":[").into_response();
+        }
+    };
+    Json(json!({
+        "id": "chatcmpl-AbC123", "object": "chat.completion", "created": 1_763_900_000,
+        "model": format!("{deployment}-2024-07-18"), "system_fingerprint": "fp_f3927aa00d",
+        "choices": [{ "index": 0, "finish_reason": "stop", "logprobs": null,
+            "message": { "role": "assistant", "content": content, "refusal": null },
+            "content_filter_results": { "hate": { "filtered": false, "severity": "safe" } } }],
+        "prompt_filter_results": [{ "prompt_index": 0, "content_filter_results": {} }],
+        "usage": { "prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134 }
+    }))
+    .into_response()
+}
+
+async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
+    let behavior = script
+        .lock()
+        .unwrap()
+        .embed
+        .clone()
+        .unwrap_or(EmbedBehavior::Normal);
+    match behavior {
+        EmbedBehavior::Normal => {}
+        EmbedBehavior::Status(code) => {
+            return azure_error(
+                code,
+                &code.to_string(),
+                "The server had an error while processing your request.",
+            );
+        }
+        EmbedBehavior::Hang => tokio::time::sleep(Duration::from_secs(3600)).await,
+    }
+    let inputs: Vec<String> = match &body["input"] {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(a) => a
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        _ => {
+            return azure_error(
+                400,
+                "invalid_request_error",
+                "'input' is a required property",
+            );
+        }
+    };
+    let dims = body["dimensions"].as_u64().unwrap_or(1536) as usize;
+    let data: Vec<Value> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, text)| json!({ "object": "embedding", "index": i, "embedding": embed(text, dims) }))
+        .collect();
+    Json(
+        json!({ "object": "list", "data": data, "model": "text-embedding-3-small",
+        "usage": { "prompt_tokens": 8, "total_tokens": 8 } }),
+    )
+    .into_response()
+}
+
+/// Bag of concepts: each word (or its synonym group) adds to one dimension.
+fn embed(text: &str, dims: usize) -> Vec<f32> {
+    let mut v = vec![0.0f32; dims];
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+    {
+        let word = word.to_lowercase();
+        let concept = CONCEPTS
+            .iter()
+            .find(|group| group.contains(&word.as_str()))
+            .map(|group| group[0].to_owned())
+            .unwrap_or(word);
+        let h = concept.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100000001b3)
+        });
+        v[(h % dims as u64) as usize] += 1.0;
+    }
+    v
+}
