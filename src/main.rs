@@ -1,6 +1,8 @@
 //! Thin entry point: settings, telemetry, serve until SIGTERM/Ctrl-C.
+//! `linkup-suggestions healthcheck` probes a running instance's `/healthz`
+//! (the container's HEALTHCHECK; the runtime image has no curl).
 
-use std::{path::Path, process::ExitCode};
+use std::{path::Path, process::ExitCode, time::Duration};
 
 use linkup_suggestions::{App, settings::Settings, telemetry};
 
@@ -13,6 +15,9 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if std::env::args().nth(1).as_deref() == Some("healthcheck") {
+        return healthcheck(&settings).await;
+    }
     telemetry::init(&settings.log);
     let app = match App::build(settings).await {
         Ok(app) => app,
@@ -30,4 +35,19 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Exits 0 when `GET /healthz` on the configured port answers 200.
+async fn healthcheck(settings: &Settings) -> ExitCode {
+    let url = format!("http://127.0.0.1:{}/healthz", settings.server.addr.port());
+    let ok = match linkup_suggestions::http_client() {
+        Ok(client) => client
+            .get(url)
+            .timeout(Duration::from_secs(2))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success()),
+        Err(_) => false,
+    };
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
