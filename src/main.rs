@@ -49,5 +49,9 @@ async fn healthcheck(settings: &Settings) -> ExitCode {
             .is_ok_and(|r| r.status().is_success()),
         Err(_) => false,
     };
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
