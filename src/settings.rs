@@ -42,6 +42,10 @@ pub struct AgentSettings {
     pub max_rounds: u32,
     /// Maximum tool calls executed per LLM round.
     pub max_tool_calls_per_round: usize,
+    /// Consecutive LLM failures that open the circuit breaker.
+    pub circuit_failure_threshold: u32,
+    /// How long an open circuit skips the agent.
+    pub circuit_cooldown_ms: u64,
 }
 
 /// Azure OpenAI deployments (chat for hints and the agent, embeddings for posts).
@@ -202,6 +206,9 @@ impl Settings {
         }
         if !(1..=64).contains(&self.agent.max_tool_calls_per_round) {
             return invalid("agent.max_tool_calls_per_round", "must be between 1 and 64");
+        }
+        if self.agent.circuit_failure_threshold == 0 {
+            return invalid("agent.circuit_failure_threshold", "must be at least 1");
         }
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");

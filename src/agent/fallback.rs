@@ -5,7 +5,10 @@ use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use super::RunInput;
+use super::{
+    RunInput,
+    events::{Emitter, RunEvent},
+};
 use crate::{
     keywords::keywords,
     tools::{MAX_QUERY_CHARS, Session, Source, connection::McpConnection, truncate},
@@ -16,8 +19,15 @@ const BROAD_TERMS: usize = 8;
 /// Keywords in the precise (AND) query.
 const PRECISE_TERMS: usize = 3;
 
-/// Runs the fallback tools; results land in the session.
-pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInput) {
+/// Runs the fallback tools; results land in the session. `posts_done` when
+/// the posts search already ran (started beside the agent).
+pub(super) async fn run(
+    conn: &McpConnection,
+    session: &Session,
+    input: &RunInput,
+    events: &Emitter,
+    posts_done: bool,
+) {
     let m365 = async {
         if input.graph_token.is_none() {
             session.mark_unavailable(Source::M365, "m365_no_token");
@@ -25,16 +35,14 @@ pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInpu
         }
         let calls = m365_queries(&input.text, &input.tags)
             .into_iter()
-            .map(|q| call(conn, session, "search_m365", json!({ "query": q })));
+            .map(|q| call(conn, session, events, "search_m365", json!({ "query": q })));
         futures::future::join_all(calls).await;
     };
-    let posts_query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
-    let posts = call(
-        conn,
-        session,
-        "search_posts",
-        json!({ "query": posts_query }),
-    );
+    let posts = async {
+        if !posts_done {
+            search_posts(conn, session, input, events).await;
+        }
+    };
     futures::join!(m365, posts);
 
     let collected = session.snapshot();
@@ -49,6 +57,7 @@ pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInpu
         call(
             conn,
             session,
+            events,
             "generate_action_hint",
             json!({ "refs": refs }),
         )
@@ -56,8 +65,32 @@ pub(super) async fn run(conn: &McpConnection, session: &Session, input: &RunInpu
     }
 }
 
+/// The posts search of the fallback, with the post text as query.
+pub(super) async fn search_posts(
+    conn: &McpConnection,
+    session: &Session,
+    input: &RunInput,
+    events: &Emitter,
+) {
+    let query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
+    call(
+        conn,
+        session,
+        events,
+        "search_posts",
+        json!({ "query": query }),
+    )
+    .await;
+}
+
 /// Calls one tool; a failure marks its source unavailable unless the tool did.
-async fn call(conn: &McpConnection, session: &Session, tool: &'static str, args: Value) {
+async fn call(
+    conn: &McpConnection,
+    session: &Session,
+    events: &Emitter,
+    tool: &'static str,
+    args: Value,
+) {
     let started = Instant::now();
     let span = tracing::info_span!(
         "execute_tool",
@@ -70,7 +103,22 @@ async fn call(conn: &McpConnection, session: &Session, tool: &'static str, args:
         _ => Map::new(),
     };
     let result = conn.call(tool, arguments).instrument(span.clone()).await;
-    span.record("elapsed_ms", started.elapsed().as_millis() as u64);
+    let elapsed_ms = started.elapsed().as_millis() as u64;
+    span.record("elapsed_ms", elapsed_ms);
+    let count = match &result {
+        Ok(out) if !out.is_error => serde_json::from_str::<Value>(&out.text)
+            .ok()
+            .and_then(|v| v.as_array().map(Vec::len))
+            .unwrap_or(usize::from(!out.text.is_empty())),
+        _ => 0,
+    };
+    let ok = matches!(&result, Ok(out) if !out.is_error);
+    events.emit(RunEvent::Tool {
+        tool: tool.to_owned(),
+        ok,
+        count,
+        elapsed_ms,
+    });
     let source = match tool {
         "search_m365" => Source::M365,
         "search_posts" => Source::Posts,

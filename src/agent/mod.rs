@@ -1,50 +1,90 @@
 //! The orchestrator: one run per request, one deadline, always a
-//! `CombinedSuggestionsResponse`. This module owns the run; [`fallback`] the
-//! direct tool calls, [`response`] the assembly of the panel from the session.
+//! `CombinedSuggestionsResponse`. It decides agent vs fallback, runs the agent
+//! graph ([`agent_graph`]) when the LLM is configured and healthy, and falls
+//! back to direct tool calls ([`fallback`]) on any LLM failure.
 
+mod agent_graph;
+mod circuit;
+pub mod events;
 mod fallback;
+pub mod format_response;
+pub mod graph;
+mod llm_call;
+mod prompt;
 mod response;
+mod state;
+mod tool_exec;
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicU32, Ordering},
+    },
+    time::Duration,
+};
 
 use tokio::time::Instant;
 use tracing::Instrument;
 
+pub use events::{Emitter, RunEvent};
+
 use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
+    llm::LlmError,
     settings::{AgentSettings, Secret},
     tools::{Session, Source, ToolDeps, connection::McpConnection},
 };
+use circuit::Circuit;
+use format_response::Selection;
 
 /// What a run needs from the request.
 pub struct RunInput {
     pub post_id: String,
     pub text: String,
     pub tags: Vec<String>,
+    pub category: Option<String>,
     /// The caller's Microsoft Graph token, if any.
     pub graph_token: Option<Secret>,
     /// When the request arrived: the deadline counts from here.
     pub arrived: Instant,
 }
 
+/// How a run went, filled in as it goes (it may be cut by the deadline).
+#[derive(Default)]
+struct Outcome {
+    path: Option<RunPath>,
+    rounds: AtomicU32,
+    degraded: Vec<String>,
+    selection: Option<Selection>,
+}
+
 /// Produces suggestions panels.
 pub struct Orchestrator {
     deps: Arc<ToolDeps>,
     settings: AgentSettings,
+    circuit: Circuit,
 }
 
 impl Orchestrator {
     pub fn new(deps: Arc<ToolDeps>, settings: AgentSettings) -> Self {
-        Self { deps, settings }
+        let circuit = Circuit::new(
+            settings.circuit_failure_threshold,
+            Duration::from_millis(settings.circuit_cooldown_ms),
+        );
+        Self {
+            deps,
+            settings,
+            circuit,
+        }
     }
 
-    /// Whether a chat deployment is configured.
-    pub fn llm_configured(&self) -> bool {
-        self.deps.llm.chat_configured()
+    /// Whether the LLM circuit breaker currently skips the agent.
+    pub fn circuit_open(&self) -> bool {
+        self.circuit.is_open()
     }
 
     /// Runs one request to its panel, by the deadline whatever the upstreams do.
-    pub async fn run(&self, input: RunInput) -> CombinedSuggestionsResponse {
+    pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
         let run_id = uuid::Uuid::new_v4().to_string();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let span =
@@ -54,39 +94,121 @@ impl Orchestrator {
             input.post_id.clone(),
             input.text.clone(),
         );
-        let mut degraded = Vec::new();
-        if !self.llm_configured() {
-            degraded.push("llm_unconfigured".to_owned());
-        }
+        let mut outcome = Outcome::default();
         let work = async {
-            let connection = McpConnection::open(self.deps.clone(), session.clone()).await;
-            match connection {
-                Ok(connection) => fallback::run(&connection, &session, &input).await,
+            match McpConnection::open(self.deps.clone(), session.clone()).await {
+                Ok(conn) => {
+                    self.serve(&conn, &session, &input, &events, &mut outcome)
+                        .await
+                }
                 Err(e) => {
                     tracing::error!(error.kind = "mcp_unavailable", error.message = %e, "MCP connection failed");
                     for source in [Source::M365, Source::Posts, Source::ActionHint] {
                         session.mark_unavailable(source, "mcp_unavailable");
                     }
+                    outcome.path = Some(RunPath::Fallback);
                 }
             }
         };
-        let path = match tokio::time::timeout_at(deadline, work.instrument(span.clone())).await {
-            Ok(()) => RunPath::Fallback,
-            Err(_) => {
-                degraded.push("deadline".to_owned());
-                RunPath::Partial
-            }
-        };
+        if tokio::time::timeout_at(deadline, work.instrument(span.clone()))
+            .await
+            .is_err()
+        {
+            outcome.path = Some(RunPath::Partial);
+            outcome.degraded.push("deadline".to_owned());
+        }
+        let path = outcome.path.unwrap_or(RunPath::Partial);
         span.record("path", format!("{path:?}").to_lowercase());
-        let elapsed_ms = input.arrived.elapsed().as_millis() as u64;
-        response::build(
-            &session,
-            input.graph_token.is_some(),
+        let response = response::build(response::Parts {
+            session: &session,
+            has_token: input.graph_token.is_some(),
             path,
-            0,
+            rounds: outcome.rounds.load(Ordering::Relaxed),
             run_id,
-            elapsed_ms,
-            degraded,
-        )
+            elapsed_ms: input.arrived.elapsed().as_millis() as u64,
+            degraded: outcome.degraded,
+            selection: outcome.selection,
+        });
+        span.in_scope(|| {
+            tracing::info!(path = ?path, rounds = response.meta.rounds, m365 = response.m365.len(),
+            posts = response.posts.len(), elapsed_ms = response.meta.elapsed_ms, "run done")
+        });
+        events.emit(RunEvent::Result {
+            data: Box::new(response.clone()),
+        });
+        response
+    }
+
+    /// Agent when possible, else (or after an LLM failure) the fallback.
+    async fn serve(
+        &self,
+        conn: &McpConnection,
+        session: &Session,
+        input: &RunInput,
+        events: &Emitter,
+        outcome: &mut Outcome,
+    ) {
+        let skip = if !self.deps.llm.chat_configured() {
+            Some("llm_unconfigured")
+        } else if self.circuit.is_open() {
+            Some("llm_circuit_open")
+        } else {
+            None
+        };
+        if let Some(reason) = skip {
+            session.disable_llm();
+            outcome.degraded.push(reason.to_owned());
+            events.emit(RunEvent::Fallback {
+                reason: reason.to_owned(),
+            });
+            outcome.path = Some(RunPath::Fallback);
+            fallback::run(conn, session, input, events, false).await;
+            return;
+        }
+        // The posts search starts now, beside the first LLM call: the fallback
+        // (or a deadline) then never waits for it.
+        let presearch = fallback::search_posts(conn, session, input, events);
+        let agent = agent_graph::run(agent_graph::Args {
+            llm: &self.deps.llm,
+            conn,
+            session,
+            input,
+            events,
+            settings: &self.settings,
+            rounds: &outcome.rounds,
+        });
+        let (result, ()) = futures::join!(agent, presearch);
+        match result {
+            Ok(state) => {
+                self.circuit.record_success();
+                outcome.path = Some(RunPath::Agent);
+                outcome.degraded.extend(state.degraded);
+                outcome.selection = state.selection;
+            }
+            Err(e) => {
+                if e != LlmError::ContentFilter {
+                    self.circuit.record_failure();
+                }
+                session.disable_llm();
+                let reason = degraded_reason(&e);
+                outcome.degraded.push(reason.to_owned());
+                events.emit(RunEvent::Fallback {
+                    reason: reason.to_owned(),
+                });
+                outcome.path = Some(RunPath::Fallback);
+                fallback::run(conn, session, input, events, true).await;
+            }
+        }
+    }
+}
+
+/// `meta.degraded` reason of an LLM failure.
+fn degraded_reason(e: &LlmError) -> &'static str {
+    match e {
+        LlmError::RateLimited { .. } => "llm_rate_limited",
+        LlmError::Timeout => "llm_timeout",
+        LlmError::ContentFilter => "llm_content_filter",
+        LlmError::Unconfigured => "llm_unconfigured",
+        _ => "llm_error",
     }
 }

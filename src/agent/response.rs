@@ -1,9 +1,11 @@
 //! Assembly of the panel from a session: only results the tools returned in
-//! this request (grounding), capped, with honest `unavailableSources`.
+//! this request (grounding), in the model's order when it chose, capped, with
+//! honest `unavailableSources`.
 
+use super::format_response::Selection;
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
-    tools::{Session, Source},
+    tools::{Session, Source, fallback_hint},
 };
 
 /// Most Microsoft 365 items in a panel.
@@ -11,36 +13,61 @@ pub const MAX_M365: usize = 10;
 /// Most posts in a panel.
 pub const MAX_POSTS: usize = 5;
 
+/// What the response is built from.
+pub(super) struct Parts<'a> {
+    pub session: &'a Session,
+    pub has_token: bool,
+    pub path: RunPath,
+    pub rounds: u32,
+    pub run_id: String,
+    pub elapsed_ms: u64,
+    pub degraded: Vec<String>,
+    /// The model's choice (agent path); None means every collected result.
+    pub selection: Option<Selection>,
+}
+
 /// Builds the response from what the session collected.
-pub(super) fn build(
-    session: &Session,
-    has_token: bool,
-    path: RunPath,
-    rounds: u32,
-    run_id: String,
-    elapsed_ms: u64,
-    mut degraded: Vec<String>,
-) -> CombinedSuggestionsResponse {
-    let c = session.snapshot();
-    let m365: Vec<_> = c.m365.into_iter().take(MAX_M365).map(|(_, m)| m).collect();
-    let posts: Vec<_> = c
-        .posts
-        .into_iter()
-        .take(MAX_POSTS)
-        .map(|(_, p)| p)
-        .collect();
+pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
+    let c = p.session.snapshot();
+    let (m365, posts, model_hint) = match &p.selection {
+        Some(s) => (
+            s.m365
+                .iter()
+                .filter_map(|r| c.m365.iter().find(|(x, _)| x == r))
+                .map(|(_, m)| m.clone())
+                .collect(),
+            s.posts
+                .iter()
+                .filter_map(|r| c.posts.iter().find(|(x, _)| x == r))
+                .map(|(_, p)| p.clone())
+                .collect(),
+            s.action_hint.clone(),
+        ),
+        None => (
+            c.m365.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>(),
+            c.posts.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+            None,
+        ),
+    };
+    let m365: Vec<_> = m365.into_iter().take(MAX_M365).collect();
+    let posts: Vec<_> = posts.into_iter().take(MAX_POSTS).collect();
     let mut unavailable = c.unavailable;
-    if !has_token && !unavailable.contains(&Source::M365) {
+    if !p.has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
     }
+    let mut degraded = p.degraded;
     for reason in c.degraded {
         if !degraded.contains(&reason) {
             degraded.push(reason);
         }
     }
-    let action_hint = c
-        .hint
-        .filter(|h| !h.is_empty() && (!m365.is_empty() || !posts.is_empty()));
+    let action_hint = if m365.is_empty() && posts.is_empty() {
+        None
+    } else {
+        model_hint
+            .or(c.hint.filter(|h| !h.is_empty()))
+            .or_else(|| fallback_hint(&m365, &posts))
+    };
     let order = [Source::M365, Source::Posts, Source::ActionHint];
     let unavailable_sources = order
         .iter()
@@ -54,10 +81,10 @@ pub(super) fn build(
         source: "mcp".to_owned(),
         unavailable_sources,
         meta: ResponseMeta {
-            run_id,
-            path,
-            rounds,
-            elapsed_ms,
+            run_id: p.run_id,
+            path: p.path,
+            rounds: p.rounds,
+            elapsed_ms: p.elapsed_ms,
             degraded,
         },
     }

@@ -38,7 +38,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         llm_configured: state.deps.llm.chat_configured(),
         embeddings_configured: state.deps.llm.embeddings_configured(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
-        llm_circuit_open: false,
+        llm_circuit_open: state.orchestrator.circuit_open(),
     };
     let status = if ready {
         StatusCode::OK

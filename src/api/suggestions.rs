@@ -2,15 +2,17 @@
 
 use axum::{
     Json, Router,
+    body::{Body, Bytes},
     extract::{Path, State},
-    http::{HeaderMap, header},
+    http::{HeaderMap, HeaderValue, header},
+    response::{IntoResponse, Response},
     routing::{get, post},
 };
 use tokio::time::Instant;
 
 use super::{AppState, error::ApiError, extract::AppJson, validate};
 use crate::{
-    agent::RunInput,
+    agent::{Emitter, RunInput},
     contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
     settings::Secret,
 };
@@ -21,7 +23,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/posts/{post_id}/suggestions", get(suggest_for_post))
 }
 
-/// The Suggestions panel for a post.
+/// The Suggestions panel for a post. With `Accept: application/x-ndjson`,
+/// progress events stream one per line, the last being `{"type":"result","data":…}`.
 #[utoipa::path(post, path = "/api/suggestions", request_body = SuggestionsRequest,
     params(("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>")),
     responses((status = 200, body = CombinedSuggestionsResponse), (status = 400, body = ErrorBody),
@@ -30,7 +33,7 @@ pub async fn suggest(
     State(state): State<AppState>,
     headers: HeaderMap,
     AppJson(body): AppJson<SuggestionsRequest>,
-) -> Result<Json<CombinedSuggestionsResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let arrived = Instant::now();
     let graph_token = bearer_token(&headers)?;
     let req = validate::suggestions(body)?;
@@ -38,10 +41,52 @@ pub async fn suggest(
         post_id: req.post_id,
         text: req.text,
         tags: req.tags,
+        category: req.category,
         graph_token,
         arrived,
     };
-    Ok(Json(state.orchestrator.run(input).await))
+    Ok(answer(&state, &headers, input).await)
+}
+
+/// JSON, or an NDJSON event stream when the caller asks for one.
+async fn answer(state: &AppState, headers: &HeaderMap, input: RunInput) -> Response {
+    let wants_stream = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/x-ndjson"));
+    if !wants_stream {
+        return Json(state.orchestrator.run(input, Emitter::default()).await).into_response();
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let orchestrator = state.orchestrator.clone();
+    let run = tokio::spawn(async move {
+        orchestrator.run(input, Emitter::new(tx)).await;
+    });
+    // Aborts the run when the client goes away (the stream is dropped).
+    let guard = AbortOnDrop(run);
+    let lines = futures::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        let event = rx.recv().await?;
+        let mut line = serde_json::to_vec(&event).unwrap_or_default();
+        line.push(b'\n');
+        Some((
+            Ok::<_, std::convert::Infallible>(Bytes::from(line)),
+            (rx, guard),
+        ))
+    });
+    let mut response = Body::from_stream(lines).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    response
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The Suggestions panel for a stored post (the old Next.js route).
@@ -52,7 +97,7 @@ pub async fn suggest_for_post(
     State(state): State<AppState>,
     Path(post_id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<CombinedSuggestionsResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let arrived = Instant::now();
     validate::post_id("postId", &post_id)?;
     let graph_token = bearer_token(&headers)?;
@@ -65,10 +110,11 @@ pub async fn suggest_for_post(
         post_id: post.id,
         text: post.text,
         tags: post.tags,
+        category: post.category,
         graph_token,
         arrived,
     };
-    Ok(Json(state.orchestrator.run(input).await))
+    Ok(answer(&state, &headers, input).await)
 }
 
 /// The caller's Graph token from `Authorization: Bearer …`, if sent.

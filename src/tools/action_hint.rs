@@ -57,7 +57,7 @@ pub(super) async fn run(
         return Ok(String::new());
     }
     let post_text = args.post_text.as_deref().unwrap_or(&session.post_text);
-    let hint = if deps.llm.chat_configured() {
+    let hint = if deps.llm.chat_configured() && session.llm_allowed() {
         match llm_hint(deps, post_text, &results).await {
             Ok(h) => h,
             Err(kind) => {
@@ -154,6 +154,27 @@ async fn llm_hint(
     } else {
         Ok(truncate(line, 300))
     }
+}
+
+/// The template hint for a panel's top result (when no model wrote one).
+pub fn fallback_hint(
+    m365: &[crate::contract::McpSuggestion],
+    posts: &[crate::contract::PostSummary],
+) -> Option<String> {
+    let top = match (m365.first(), posts.first()) {
+        (Some(m), _) => HintResult {
+            title: m.title.clone(),
+            description: format!("{} ({})", m.description, m.source.as_str()),
+            source_type: "m365".to_owned(),
+        },
+        (None, Some(p)) => HintResult {
+            title: truncate(&p.text, 80),
+            description: String::new(),
+            source_type: "post".to_owned(),
+        },
+        (None, None) => return None,
+    };
+    Some(template_hint(&top))
 }
 
 /// "Start with 'CI/CD onboarding guide' on SharePoint." and the like.

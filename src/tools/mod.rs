@@ -18,7 +18,7 @@ use rmcp::{
 };
 use tokio_util::sync::CancellationToken;
 
-pub use action_hint::HintArgs;
+pub use action_hint::{HintArgs, fallback_hint};
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
 pub use session::{Session, Source};

@@ -1,7 +1,10 @@
 //! Server-side state of one MCP session (one request): the caller's Graph
 //! token, the requesting post, and every result collected so far with its `ref`.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{
+    Arc, Mutex, MutexGuard,
+    atomic::{AtomicBool, Ordering},
+};
 
 use crate::{
     contract::{McpSuggestion, PostSummary},
@@ -48,6 +51,8 @@ pub struct Session {
     pub post_id: String,
     pub post_text: String,
     collected: Mutex<Collected>,
+    /// Set once the LLM failed in this request: tools then stop calling it.
+    llm_disabled: AtomicBool,
 }
 
 impl Session {
@@ -57,6 +62,7 @@ impl Session {
             post_id,
             post_text,
             collected: Mutex::default(),
+            llm_disabled: AtomicBool::new(false),
         })
     }
 
@@ -69,6 +75,16 @@ impl Session {
         // A panic while holding this lock cannot leave it half-written (each
         // method is a few pushes), so a poisoned lock is still usable.
         self.collected.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stops tools of this session from calling the LLM (it just failed).
+    pub fn disable_llm(&self) {
+        self.llm_disabled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether tools may call the LLM.
+    pub fn llm_allowed(&self) -> bool {
+        !self.llm_disabled.load(Ordering::Relaxed)
     }
 
     /// A copy of everything collected so far.

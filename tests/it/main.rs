@@ -1,5 +1,6 @@
 //! Integration tests: the real app over HTTP against fake upstreams on loopback.
 
+mod agent;
 mod http_edge;
 mod mcp;
 mod posts;

@@ -3,7 +3,13 @@
 
 use serde_json::json;
 
-use crate::support::{Doc, Options, graph::TOKEN, logs, openai::API_KEY, spawn_app_with};
+use crate::support::{
+    Doc, Options,
+    graph::TOKEN,
+    logs,
+    openai::{API_KEY, ChatStep},
+    spawn_app_with,
+};
 
 #[tokio::test]
 async fn graph_token_and_post_text_never_reach_logs_or_the_llm() {
@@ -18,6 +24,13 @@ async fn graph_token_and_post_text_never_reach_logs_or_the_llm() {
         "https://contoso.sharepoint.com/z.docx",
         "zebra deployment pipeline",
     )]);
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "zebra pipeline"})),
+            ("search_posts", json!({"query": "zebra"})),
+        ]),
+        ChatStep::Final(json!({"m365": ["m1"], "posts": [], "actionHint": "Read the handbook."})),
+    ]);
     let text = "Confidential zebra deployment pipeline question XYZZY-7731";
     let (status, body) = app
         .suggest(json!({"postId": "p-priv", "text": text}), Some(TOKEN))

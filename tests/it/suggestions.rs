@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 use crate::support::{
     Doc, Options, TestApp,
     graph::{Behavior, TOKEN},
-    openai::ChatStep,
     post_body, post_ids, spawn_app, spawn_app_with, strings, titles,
 };
 
@@ -301,63 +300,6 @@ async fn hanging_graph_is_cut_by_the_deadline_and_collected_posts_are_returned()
 }
 
 #[tokio::test]
-async fn configured_llm_writes_the_hint_from_the_results() {
-    let app = spawn_app_with(Options {
-        llm: true,
-        ..Default::default()
-    })
-    .await;
-    app.graph.add(corpus());
-    app.openai.chat([ChatStep::Reply(
-        "Start with the 'CI/CD onboarding guide' on SharePoint.".into(),
-    )]);
-    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
-    assert_eq!(status, 200);
-    assert_eq!(
-        body["actionHint"],
-        "Start with the 'CI/CD onboarding guide' on SharePoint."
-    );
-    let requests = app.openai.chat_requests();
-    assert_eq!(requests.len(), 1);
-    assert_eq!(requests[0].body["max_tokens"], 60);
-    assert_eq!(requests[0].body["temperature"], 0.0);
-    let user = requests[0].body["messages"][1]["content"].as_str().unwrap();
-    assert!(
-        user.contains("CI/CD onboarding guide"),
-        "the hint is written from the results"
-    );
-}
-
-#[tokio::test]
-async fn failing_llm_falls_back_to_a_template_hint_naming_the_top_result() {
-    for step in [
-        ChatStep::Status(500),
-        ChatStep::Status(429),
-        ChatStep::ContentFilter,
-        ChatStep::Malformed,
-    ] {
-        let app = spawn_app_with(Options {
-            llm: true,
-            ..Default::default()
-        })
-        .await;
-        app.graph.add(corpus());
-        app.openai.chat([step.clone()]);
-        let (status, body) = app.suggest(question(), Some(TOKEN)).await;
-        assert_eq!(status, 200, "{step:?}");
-        let hint = body["actionHint"].as_str().unwrap();
-        assert!(hint.starts_with("Start with '"), "{step:?}: {hint}");
-        assert!(
-            strings(&body["meta"]["degraded"])
-                .iter()
-                .any(|d| d.starts_with("hint_llm_")),
-            "{step:?}: {body}"
-        );
-        assert_eq!(body["unavailableSources"], json!([]));
-    }
-}
-
-#[tokio::test]
 async fn stored_post_route_answers_like_post_and_404s_for_unknown_or_expired_posts() {
     let app = app_with_corpus().await;
     app.put_post(
@@ -397,22 +339,4 @@ async fn stored_post_route_answers_like_post_and_404s_for_unknown_or_expired_pos
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["error"]["code"], "post_not_found");
     }
-}
-
-#[tokio::test]
-async fn hanging_llm_hint_is_cut_by_the_deadline_and_the_results_are_kept() {
-    let app = spawn_app_with(Options {
-        llm: true,
-        env: vec![("LINKUP__AGENT__TIMEOUT_MS", "800".into())],
-        ..Default::default()
-    })
-    .await;
-    app.graph.add(corpus());
-    app.openai.chat([ChatStep::Hang]);
-    let started = std::time::Instant::now();
-    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
-    assert_eq!(status, 200);
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(body["meta"]["path"], "partial");
-    assert!(titles(&body).contains(&"CI/CD onboarding guide".to_owned()));
 }

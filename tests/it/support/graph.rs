@@ -90,6 +90,10 @@ struct Script {
     files: Option<Behavior>,
     mail: Option<Behavior>,
     received: Vec<Received>,
+    /// (query substring, status): requests whose query contains it fail.
+    failing_queries: Vec<(String, u16)>,
+    in_flight: usize,
+    max_in_flight: usize,
 }
 
 /// Handle of a running fake; clones share it.
@@ -131,6 +135,20 @@ impl FakeGraph {
         self.script.lock().unwrap().mail = Some(b);
     }
 
+    /// Requests whose query string contains `needle` answer `status`.
+    pub fn fail_query(&self, needle: &str, status: u16) {
+        self.script
+            .lock()
+            .unwrap()
+            .failing_queries
+            .push((needle.to_owned(), status));
+    }
+
+    /// The most requests that were in progress at once.
+    pub fn max_in_flight(&self) -> usize {
+        self.script.lock().unwrap().max_in_flight
+    }
+
     pub fn received(&self) -> Vec<Received> {
         self.script.lock().unwrap().received.clone()
     }
@@ -148,11 +166,26 @@ fn error(status: u16, code: &str, message: &str) -> Response {
     res
 }
 
+/// Counts requests in progress (for the concurrency the service achieves).
+struct InFlight(Arc<Mutex<Script>>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.lock().unwrap().in_flight -= 1;
+    }
+}
+
 async fn search(
     State(script): State<Arc<Mutex<Script>>>,
     headers: HeaderMap,
     body: String,
 ) -> Response {
+    let _in_flight = {
+        let mut s = script.lock().unwrap();
+        s.in_flight += 1;
+        s.max_in_flight = s.max_in_flight.max(s.in_flight);
+        InFlight(script.clone())
+    };
     let authorization = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
@@ -195,6 +228,16 @@ async fn search(
         .unwrap_or_default()
         .to_owned();
     let size = request["size"].as_u64().unwrap_or(25) as usize;
+    let failing = script
+        .lock()
+        .unwrap()
+        .failing_queries
+        .iter()
+        .find(|(n, _)| query.contains(n.as_str()))
+        .map(|(_, c)| *c);
+    if let Some(code) = failing {
+        return error(code, "TooManyRequests", "Please retry again later.");
+    }
     let (behavior, docs) = {
         let s = script.lock().unwrap();
         let b = if is_mail {

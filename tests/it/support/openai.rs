@@ -27,7 +27,16 @@ pub const API_KEY: &str = "azure-key-SECRET-9d2e";
 /// One scripted chat answer.
 #[derive(Clone, Debug)]
 pub enum ChatStep {
+    /// A plain text answer.
     Reply(String),
+    /// Parallel tool calls: (function name, arguments object).
+    ToolCalls(Vec<(&'static str, Value)>),
+    /// One tool call whose `arguments` string is given verbatim (e.g. not JSON).
+    RawToolCall(&'static str, &'static str),
+    /// The final structured answer (serialised into `content`).
+    Final(Value),
+    /// 200 and headers at once, then the body one byte every 200 ms, forever.
+    Drip,
     Status(u16),
     ContentFilter,
     Hang,
@@ -53,6 +62,7 @@ pub struct Received {
 #[derive(Default)]
 struct Script {
     chat: VecDeque<ChatStep>,
+    chat_default: Option<ChatStep>,
     embed: Option<EmbedBehavior>,
     received: Vec<Received>,
 }
@@ -92,6 +102,11 @@ impl FakeOpenAi {
     /// Queues chat answers; when the queue is empty the fake replies with a stock hint.
     pub fn chat(&self, steps: impl IntoIterator<Item = ChatStep>) {
         self.script.lock().unwrap().chat.extend(steps);
+    }
+
+    /// What the chat answers once the queue is empty (default: a stock text reply).
+    pub fn chat_default(&self, step: ChatStep) {
+        self.script.lock().unwrap().chat_default = Some(step);
     }
 
     pub fn embeddings(&self, b: EmbedBehavior) {
@@ -160,18 +175,20 @@ async fn handle(
 }
 
 async fn chat(script: &Mutex<Script>, deployment: &str) -> Response {
-    let step = script.lock().unwrap().chat.pop_front();
-    let content = match step.unwrap_or(ChatStep::Reply(
-        "Start with the onboarding guide on SharePoint.".into(),
-    )) {
-        ChatStep::Reply(text) => text,
-        ChatStep::Status(429) => {
-            return azure_error(
-                429,
-                "429",
-                "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-12-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.",
-            );
-        }
+    let step = {
+        let mut s = script.lock().unwrap();
+        s.chat.pop_front().or_else(|| s.chat_default.clone())
+    };
+    let stock = ChatStep::Reply("Start with the onboarding guide on SharePoint.".into());
+    let (content, calls): (Value, Vec<(&str, String)>) = match step.unwrap_or(stock) {
+        ChatStep::Reply(text) => (Value::String(text), Vec::new()),
+        ChatStep::Final(answer) => (Value::String(answer.to_string()), Vec::new()),
+        ChatStep::ToolCalls(calls) => (
+            Value::Null,
+            calls.into_iter().map(|(n, a)| (n, a.to_string())).collect(),
+        ),
+        ChatStep::RawToolCall(name, raw) => (Value::Null, vec![(name, raw.to_owned())]),
+        ChatStep::Status(429) => return azure_error(429, "429", RATE_LIMIT_MESSAGE),
         ChatStep::Status(code) => {
             return azure_error(
                 code,
@@ -185,27 +202,55 @@ async fn chat(script: &Mutex<Script>, deployment: &str) -> Response {
                 "type": null, "param": "prompt", "code": "content_filter", "status": 400,
                 "innererror": { "code": "ResponsibleAIPolicyViolation",
                     "content_filter_result": { "hate": { "filtered": true, "severity": "high" } } } } })))
-                .into_response();
+            .into_response();
         }
-        ChatStep::Hang => {
-            std::future::pending::<()>().await;
-            unreachable!()
+        ChatStep::Hang => std::future::pending().await,
+        ChatStep::Drip => {
+            let stream = futures::stream::unfold((), |()| async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Some((
+                    Ok::<_, std::convert::Infallible>(axum::body::Bytes::from_static(b" ")),
+                    (),
+                ))
+            });
+            let mut res = axum::body::Body::from_stream(stream).into_response();
+            res.headers_mut()
+                .insert("content-type", "application/json".parse().unwrap());
+            return res;
         }
         ChatStep::Malformed => {
             return (StatusCode::OK, "{\"id\":\"chatcmpl-1\",\"choices\":[").into_response();
         }
     };
+    let finish_reason = if calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
+    let mut message = json!({ "role": "assistant", "content": content, "refusal": null });
+    if !calls.is_empty() {
+        let tool_calls: Vec<Value> = calls
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, args))| {
+                json!({ "id": format!("call_{i}_{name}"), "type": "function",
+                    "function": { "name": name, "arguments": args } })
+            })
+            .collect();
+        message["tool_calls"] = Value::Array(tool_calls);
+    }
     Json(json!({
         "id": "chatcmpl-AbC123", "object": "chat.completion", "created": 1_763_900_000,
         "model": format!("{deployment}-2024-07-18"), "system_fingerprint": "fp_f3927aa00d",
-        "choices": [{ "index": 0, "finish_reason": "stop", "logprobs": null,
-            "message": { "role": "assistant", "content": content, "refusal": null },
+        "choices": [{ "index": 0, "finish_reason": finish_reason, "logprobs": null, "message": message,
             "content_filter_results": { "hate": { "filtered": false, "severity": "safe" } } }],
         "prompt_filter_results": [{ "prompt_index": 0, "content_filter_results": {} }],
         "usage": { "prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134 }
     }))
     .into_response()
 }
+
+const RATE_LIMIT_MESSAGE: &str = "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-12-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.";
 
 async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
     let behavior = script

@@ -1,0 +1,57 @@
+//! The typed state of one agent run and the context its nodes share.
+
+use std::collections::HashMap;
+
+use tokio::time::Instant;
+
+use super::{events::Emitter, format_response::Selection};
+use crate::{
+    llm::{
+        AzureOpenAi, LlmError,
+        wire::{ChatMessage, ToolDefinition, Usage},
+    },
+    tools::{Session, connection::McpConnection},
+};
+
+/// What the nodes read and write.
+#[derive(Default)]
+pub struct RunState {
+    /// The conversation so far (system, user, assistant, tool messages).
+    pub messages: Vec<ChatMessage>,
+    /// LLM rounds made.
+    pub llm_calls: u32,
+    /// Round cap (`agent.max_rounds`).
+    pub max_rounds: u32,
+    /// Answers of tool calls already made: (tool, canonical arguments) → content.
+    pub memo: HashMap<(String, String), String>,
+    /// The failure that ended the agent, if the LLM failed.
+    pub llm_error: Option<LlmError>,
+    /// What formatResponse selected; None when the answer was unusable.
+    pub selection: Option<Selection>,
+    /// Reasons for `meta.degraded` found during the run.
+    pub degraded: Vec<String>,
+    /// Token usage over all rounds.
+    pub usage: Usage,
+}
+
+impl RunState {
+    /// Tool calls of the last assistant message.
+    pub fn pending_tool_calls(&self) -> &[crate::llm::wire::ToolCall] {
+        match self.messages.last() {
+            Some(m) if m.role == crate::llm::wire::Role::Assistant => &m.tool_calls,
+            _ => &[],
+        }
+    }
+}
+
+/// Shared, read-only context of the nodes of one run.
+pub struct RunCtx<'a> {
+    pub llm: &'a AzureOpenAi,
+    pub conn: &'a McpConnection,
+    pub session: &'a Session,
+    pub tools: Vec<ToolDefinition>,
+    pub max_tool_calls: usize,
+    /// LLM calls end by here, leaving the fallback time to answer by the deadline.
+    pub llm_deadline: Instant,
+    pub events: Emitter,
+}
