@@ -48,6 +48,8 @@ pub struct PostIndex {
     store: Arc<Store>,
     vectors: Arc<RwLock<VectorSet>>,
     llm: AzureOpenAi,
+    /// One embedding pass at a time: concurrent passes would embed the same rows.
+    embedding: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl PostIndex {
@@ -67,6 +69,7 @@ impl PostIndex {
             store: Arc::new(store),
             vectors: Arc::new(RwLock::new(vectors)),
             llm,
+            embedding: Arc::default(),
         })
     }
 
@@ -182,6 +185,7 @@ impl PostIndex {
 
     /// Embeds posts stored without a vector; returns how many got one.
     pub async fn embed_pending(&self) -> usize {
+        let _one_pass = self.embedding.lock().await;
         let mut done = 0;
         loop {
             let store = self.store.clone();

@@ -57,12 +57,23 @@ pub struct Received {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
+    /// Size of the request body.
+    pub bytes_in: usize,
 }
 
 #[derive(Default)]
 struct Script {
     chat: VecDeque<ChatStep>,
     chat_default: Option<ChatStep>,
+    /// When set, the step is chosen by the request's round (assistant messages
+    /// so far): stateless, so concurrent runs each get the whole script.
+    by_round: Vec<ChatStep>,
+    chat_latency: Duration,
+    embed_latency: Duration,
+    /// Bytes of chat completion bodies sent back.
+    chat_bytes_out: usize,
+    /// Keep no request log (load benchmarks).
+    no_record: bool,
     embed: Option<EmbedBehavior>,
     received: Vec<Received>,
 }
@@ -102,6 +113,28 @@ impl FakeOpenAi {
     /// Queues chat answers; when the queue is empty the fake replies with a stock hint.
     pub fn chat(&self, steps: impl IntoIterator<Item = ChatStep>) {
         self.script.lock().unwrap().chat.extend(steps);
+    }
+
+    /// Answers each request with `steps[round]` (the last step once past the end).
+    pub fn chat_by_round(&self, steps: Vec<ChatStep>) {
+        self.script.lock().unwrap().by_round = steps;
+    }
+
+    /// Delays every chat and embeddings answer.
+    pub fn latency(&self, chat: Duration, embeddings: Duration) {
+        let mut s = self.script.lock().unwrap();
+        s.chat_latency = chat;
+        s.embed_latency = embeddings;
+    }
+
+    /// Stops recording requests (keeps the byte counters).
+    pub fn stop_recording(&self) {
+        self.script.lock().unwrap().no_record = true;
+    }
+
+    /// Bytes of chat completion bodies answered so far.
+    pub fn chat_bytes_out(&self) -> usize {
+        self.script.lock().unwrap().chat_bytes_out
     }
 
     /// What the chat answers once the queue is empty (default: a stock text reply).
@@ -145,18 +178,24 @@ async fn handle(
     Path((deployment, op)): Path<(String, String)>,
     Query(query): Query<std::collections::HashMap<String, String>>,
     headers: HeaderMap,
-    body: String,
+    raw: String,
 ) -> Response {
-    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let body: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
     let headers_list = headers
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_owned()))
         .collect();
-    script.lock().unwrap().received.push(Received {
-        path: format!("/openai/deployments/{deployment}/{op}"),
-        headers: headers_list,
-        body: body.clone(),
-    });
+    {
+        let mut s = script.lock().unwrap();
+        if !s.no_record {
+            s.received.push(Received {
+                path: format!("/openai/deployments/{deployment}/{op}"),
+                headers: headers_list,
+                body: body.clone(),
+                bytes_in: raw.len(),
+            });
+        }
+    }
     if headers.get("api-key").and_then(|v| v.to_str().ok()) != Some(API_KEY) {
         return azure_error(
             401,
@@ -168,17 +207,37 @@ async fn handle(
         return azure_error(404, "404", "Resource not found");
     }
     match op.as_str() {
-        "chat/completions" => chat(&script, &deployment).await,
+        "chat/completions" => chat(&script, &deployment, &body).await,
         "embeddings" => embeddings(&script, &body).await,
         _ => azure_error(404, "404", "Resource not found"),
     }
 }
 
-async fn chat(script: &Mutex<Script>, deployment: &str) -> Response {
-    let step = {
+async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Response {
+    let (step, latency) = {
         let mut s = script.lock().unwrap();
-        s.chat.pop_front().or_else(|| s.chat_default.clone())
+        let step = if s.by_round.is_empty() {
+            s.chat.pop_front().or_else(|| s.chat_default.clone())
+        } else {
+            let messages = request["messages"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let round = messages.iter().filter(|m| m["role"] == "assistant").count();
+            if request.get("tools").is_none() {
+                // Not an agent round (e.g. the hint tool's own call): plain text.
+                Some(ChatStep::Reply(
+                    "Start with the onboarding guide on SharePoint.".into(),
+                ))
+            } else {
+                s.by_round.get(round).or(s.by_round.last()).cloned()
+            }
+        };
+        (step, s.chat_latency)
     };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
     let stock = ChatStep::Reply("Start with the onboarding guide on SharePoint.".into());
     let (content, calls): (Value, Vec<(&str, String)>) = match step.unwrap_or(stock) {
         ChatStep::Reply(text) => (Value::String(text), Vec::new()),
@@ -239,26 +298,36 @@ async fn chat(script: &Mutex<Script>, deployment: &str) -> Response {
             .collect();
         message["tool_calls"] = Value::Array(tool_calls);
     }
-    Json(json!({
+    let text = json!({
         "id": "chatcmpl-AbC123", "object": "chat.completion", "created": 1_763_900_000,
         "model": format!("{deployment}-2024-07-18"), "system_fingerprint": "fp_f3927aa00d",
         "choices": [{ "index": 0, "finish_reason": finish_reason, "logprobs": null, "message": message,
             "content_filter_results": { "hate": { "filtered": false, "severity": "safe" } } }],
         "prompt_filter_results": [{ "prompt_index": 0, "content_filter_results": {} }],
         "usage": { "prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134 }
-    }))
-    .into_response()
+    })
+    .to_string();
+    script.lock().unwrap().chat_bytes_out += text.len();
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response()
 }
 
 const RATE_LIMIT_MESSAGE: &str = "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-12-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.";
 
 async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
-    let behavior = script
-        .lock()
-        .unwrap()
-        .embed
-        .clone()
-        .unwrap_or(EmbedBehavior::Normal);
+    let (behavior, latency) = {
+        let s = script.lock().unwrap();
+        (
+            s.embed.clone().unwrap_or(EmbedBehavior::Normal),
+            s.embed_latency,
+        )
+    };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
     match behavior {
         EmbedBehavior::Normal => {}
         EmbedBehavior::Status(code) => {

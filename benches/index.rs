@@ -1,0 +1,146 @@
+//! B6: the post index on its own (in this process): ingest rate, search
+//! latency with vectors, and start-up time at 10k and 100k posts.
+
+use std::time::{Duration, Instant};
+
+use linkup_suggestions::{
+    contract::PostSummary, llm::AzureOpenAi, posts::PostIndex, settings::Settings,
+};
+
+use super::{Row, pct, support::FakeOpenAi, support::openai::API_KEY};
+
+const WORDS: &[&str] = &[
+    "deployment",
+    "pipeline",
+    "kubernetes",
+    "lunch",
+    "carpool",
+    "release",
+    "budget",
+    "hiring",
+    "laptop",
+    "vpn",
+    "onboarding",
+    "security",
+    "database",
+    "backup",
+    "meeting",
+    "room",
+    "parking",
+    "badge",
+    "travel",
+    "expense",
+    "training",
+    "python",
+    "rust",
+    "design",
+    "review",
+    "incident",
+    "oncall",
+    "monitoring",
+    "alert",
+    "dashboard",
+];
+
+fn post(i: usize) -> PostSummary {
+    let w = |k: usize| WORDS[(i * 7 + k * 13 + i / 31) % WORDS.len()];
+    PostSummary {
+        id: format!("bench-{i}"),
+        author_id: "u".into(),
+        author_name: "Kim".into(),
+        text: format!(
+            "Question {i} about {} and {} for the {} team near {}",
+            w(0),
+            w(1),
+            w(2),
+            w(3)
+        ),
+        tags: vec![w(4).to_owned()],
+        lat: 37.5,
+        lng: 127.0,
+        mode: "online".into(),
+        category: Some("question".into()),
+        created_at: "2026-11-01T00:00:00Z".into(),
+        expires_at: Some("2099-01-01T00:00:00Z".into()),
+        interested_count: 0,
+        join_count: 0,
+    }
+}
+
+async fn open(dir: &std::path::Path, openai: &FakeOpenAi) -> PostIndex {
+    let env = [
+        ("AZURE_OPENAI_ENDPOINT".to_owned(), openai.url()),
+        ("AZURE_OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
+    ]
+    .into_iter()
+    .collect();
+    let settings = Settings::load_from(std::path::Path::new("config"), env).expect("settings");
+    let llm = AzureOpenAi::new(
+        linkup_suggestions::http_client().expect("client"),
+        &settings.azure_openai,
+    );
+    PostIndex::open(&dir.join("posts.db"), llm)
+        .await
+        .expect("index opens")
+}
+
+async fn one_size(n: usize) -> Vec<Row> {
+    let openai = FakeOpenAi::start().await;
+    openai.stop_recording();
+    let dir = tempfile::tempdir().expect("dir");
+    let index = open(dir.path(), &openai).await;
+    let started = Instant::now();
+    for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
+        index
+            .upsert(chunk.iter().map(|i| post(*i)).collect())
+            .await
+            .expect("upsert");
+    }
+    let ingest = started.elapsed();
+    let embedded = Instant::now();
+    while index.embed_pending().await > 0 {}
+    let embed = embedded.elapsed();
+
+    let mut lat = Vec::new();
+    for q in 0..500 {
+        let query = format!(
+            "{} {} help",
+            WORDS[q % WORDS.len()],
+            WORDS[(q * 7) % WORDS.len()]
+        );
+        let t = Instant::now();
+        let found = index
+            .search(&query, &["bench-0".to_owned()], 5)
+            .await
+            .expect("search");
+        lat.push(t.elapsed());
+        assert!(!found.lexical_only);
+    }
+    lat.sort();
+    drop(index);
+    let t = Instant::now();
+    let _reopened = open(dir.path(), &openai).await;
+    let ready = t.elapsed();
+    vec![Row {
+        id: "B6",
+        scenario: format!("post index, {n} posts with 256-d vectors"),
+        figures: format!(
+            "search p50 {:.2} ms, p99 {:.2} ms (incl. the query's embedding call); ingest {:.0} posts/s (+ embedding {:.0} posts/s); ready after {:.0} ms",
+            pct(&lat, 0.5),
+            pct(&lat, 0.99),
+            n as f64 / ingest.as_secs_f64(),
+            n as f64 / embed.as_secs_f64().max(1e-9),
+            ready.as_secs_f64() * 1000.0
+        ),
+    }]
+}
+
+pub async fn b6(quick: bool) -> Vec<Row> {
+    let sizes: &[usize] = if quick { &[2_000] } else { &[10_000, 100_000] };
+    let mut rows = Vec::new();
+    for n in sizes {
+        rows.extend(one_size(*n).await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    rows
+}

@@ -1,0 +1,456 @@
+//! Load benchmarks of the service (BENCHMARKS.md): the real binary in its own
+//! process, fake Graph and Azure OpenAI plus the load generator in this one, so
+//! the service's CPU (utime+stime from /proc) and peak RSS (VmHWM) are its own.
+//!
+//! `cargo bench --bench load` runs every scenario; `-- --quick` is a smoke run;
+//! `-- B1 B5` runs only those.
+
+#[allow(dead_code)]
+#[path = "../tests/it/support/mod.rs"]
+mod support;
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Child, Command, Stdio},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+use support::{
+    Doc, FakeGraph, FakeOpenAi,
+    graph::{Behavior, TOKEN},
+    openai::{API_KEY, ChatStep},
+};
+
+/// The service binary under test, with its pid and address.
+struct Service {
+    child: Child,
+    addr: String,
+}
+
+impl Service {
+    fn start(env: &[(&str, String)]) -> Self {
+        let db = std::env::temp_dir().join(format!(
+            "linkup-bench-{}-{}.db",
+            std::process::id(),
+            rand_suffix()
+        ));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"));
+        cmd.env_clear()
+            .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
+            .env("LINKUP__POSTS__DB_PATH", &db)
+            .env("LINKUP__LOG__FORMAT", "json")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("service starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("service printed its address")
+                .expect("line");
+            let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if let Some(addr) = v["fields"]["addr"].as_str() {
+                break addr.to_owned();
+            }
+        };
+        // Drain the logs, as a log shipper would.
+        std::thread::spawn(move || for _ in lines {});
+        Self { child, addr }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// utime + stime of the service, in ms.
+    fn cpu_ms(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let after = stat.rsplit(')').next().unwrap_or_default();
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let ticks: f64 = fields.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+            + fields.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        ticks * 1000.0 / 100.0
+    }
+
+    /// Peak resident set size, in MB.
+    fn peak_rss_mb(&self) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+/// Fakes on loopback with a small corpus.
+async fn fakes() -> (FakeGraph, FakeOpenAi) {
+    let graph = FakeGraph::start().await;
+    graph.add([
+        Doc::file(
+            "Deployment pipeline runbook",
+            "https://contoso.sharepoint.com/sites/dev/runbook.docx",
+            "How our deployment pipeline works",
+        ),
+        Doc::file(
+            "CI/CD onboarding guide",
+            "https://contoso.sharepoint.com/sites/dev/cicd.docx",
+            "Continuous integration and deployment for every repo",
+        ),
+        Doc::mail(
+            "Release process",
+            "https://outlook.office365.com/owa/?ItemID=AAMk1",
+            "The release process and the deployment checklist",
+        ),
+    ]);
+    let openai = FakeOpenAi::start().await;
+    openai.stop_recording();
+    (graph, openai)
+}
+
+fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)> {
+    vec![
+        ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
+        ("AZURE_OPENAI_ENDPOINT", openai.url()),
+        ("AZURE_OPENAI_API_KEY", API_KEY.to_owned()),
+    ]
+}
+
+/// B1's script: expanded search, then the hint tool, then the final answer.
+fn three_rounds() -> Vec<ChatStep> {
+    vec![
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "deployment pipeline"})),
+            ("search_m365", json!({"query": "CI/CD release"})),
+            (
+                "search_posts",
+                json!({"query": "deployment pipeline for a repo"}),
+            ),
+        ]),
+        ChatStep::ToolCalls(vec![(
+            "generate_action_hint",
+            json!({"refs": ["m1", "p1"]}),
+        )]),
+        ChatStep::Final(
+            json!({"m365": ["m1", "m2", "m3"], "posts": ["p1", "p2"], "actionHint": "Start with the runbook."}),
+        ),
+    ]
+}
+
+async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
+    let posts: Vec<Value> = (0..n)
+        .map(|i| json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim",
+            "text": format!("Post {i} about the deployment pipeline of repo {}", i % 17), "tags": ["devops"],
+            "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
+        .collect();
+    let res = http
+        .post(svc.url("/api/posts/batch"))
+        .json(&json!({"posts": posts}))
+        .send()
+        .await
+        .expect("seed");
+    assert!(res.status().is_success());
+}
+
+/// Latencies of `total` requests, `concurrency` at a time, and their bodies.
+async fn drive(
+    http: &reqwest::Client,
+    svc: &Service,
+    concurrency: usize,
+    total: usize,
+) -> (Vec<Duration>, Vec<Value>, Duration) {
+    let url = Arc::new(svc.url("/api/suggestions"));
+    let started = Instant::now();
+    let results: Vec<(Duration, Value)> = futures::stream::iter(0..total)
+        .map(|i| {
+            let (http, url) = (http.clone(), url.clone());
+            async move {
+                let t = Instant::now();
+                let body = json!({"postId": format!("q-{i}"), "text": "How do I set up a deployment pipeline for our team's repo?", "tags": ["devops"]});
+                let res = http.post(url.as_str()).bearer_auth(TOKEN).json(&body).send().await;
+                let value = match res {
+                    Ok(r) => r.json::<Value>().await.unwrap_or(Value::Null),
+                    Err(_) => Value::Null,
+                };
+                (t.elapsed(), value)
+            }
+        })
+        .buffer_unordered(concurrency)
+        .collect()
+        .await;
+    let wall = started.elapsed();
+    let (lat, bodies) = results.into_iter().unzip();
+    (lat, bodies, wall)
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+struct Row {
+    id: &'static str,
+    scenario: String,
+    figures: String,
+}
+
+async fn throughput(
+    id: &'static str,
+    label: &str,
+    svc: &Service,
+    http: &reqwest::Client,
+    n: usize,
+) -> Row {
+    drive(http, svc, 64, n / 10).await; // warm-up
+    let cpu0 = svc.cpu_ms();
+    let (mut lat, bodies, wall) = drive(http, svc, 64, n).await;
+    let cpu = svc.cpu_ms() - cpu0;
+    lat.sort();
+    let ok = bodies
+        .iter()
+        .filter(|b| b["m365"].as_array().is_some_and(|a| !a.is_empty()))
+        .count();
+    let path = bodies
+        .first()
+        .and_then(|b| b["meta"]["path"].as_str())
+        .unwrap_or("?")
+        .to_owned();
+    Row {
+        id,
+        scenario: format!(
+            "{label}, 64 concurrent, {n} requests (path {path}, {ok}/{n} with m365 results)"
+        ),
+        figures: format!(
+            "{:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, service CPU {:.3} ms/req",
+            n as f64 / wall.as_secs_f64(),
+            pct(&lat, 0.5),
+            pct(&lat, 0.99),
+            cpu / n as f64
+        ),
+    }
+}
+
+async fn b1(http: &reqwest::Client, n: usize) -> Row {
+    let (graph, openai) = fakes().await;
+    openai.chat_by_round(three_rounds());
+    let svc = Service::start(&llm_env(&graph, &openai));
+    seed_posts(http, &svc, 200).await;
+    throughput(
+        "B1",
+        "agent, 3 LLM rounds, fakes answer at once",
+        &svc,
+        http,
+        n,
+    )
+    .await
+}
+
+async fn b2(http: &reqwest::Client, n: usize) -> Row {
+    let (graph, openai) = fakes().await;
+    openai.chat_by_round(three_rounds());
+    openai.latency(Duration::from_millis(300), Duration::from_millis(30));
+    graph.files(Behavior::Delay(Duration::from_millis(150)));
+    graph.mail(Behavior::Delay(Duration::from_millis(150)));
+    let svc = Service::start(&llm_env(&graph, &openai));
+    seed_posts(http, &svc, 200).await;
+    drive(http, &svc, 64, 64).await;
+    let (mut lat, _, _) = drive(http, &svc, 64, n).await;
+    lat.sort();
+    // round 1 (300) + parallel tools (Graph 150) + round 2 (300) + hint tool's chat (300) + round 3 (300)
+    let critical = 1350.0;
+    Row {
+        id: "B2",
+        scenario: format!(
+            "agent, chat 300 ms, Graph 150 ms, embeddings 30 ms, 64 concurrent, {n} requests"
+        ),
+        figures: format!(
+            "p50 {:.1} ms − critical path {critical} ms = {:.1} ms (p99 {:.1} ms)",
+            pct(&lat, 0.5),
+            pct(&lat, 0.5) - critical,
+            pct(&lat, 0.99)
+        ),
+    }
+}
+
+async fn b3(http: &reqwest::Client, n: usize, graph_hangs: bool) -> Row {
+    let (graph, openai) = fakes().await;
+    openai.chat_by_round(vec![ChatStep::Hang]);
+    if graph_hangs {
+        graph.files(Behavior::Hang);
+        graph.mail(Behavior::Hang);
+    }
+    let mut env = llm_env(&graph, &openai);
+    env.push(("LINKUP__AGENT__TIMEOUT_MS", "2000".into()));
+    let svc = Service::start(&env);
+    seed_posts(http, &svc, 200).await;
+    let (mut lat, bodies, _) = drive(http, &svc, n, n).await;
+    lat.sort();
+    let over: Vec<f64> = lat
+        .iter()
+        .map(|d| d.as_secs_f64() * 1000.0 - 2000.0)
+        .collect();
+    let with_results = bodies
+        .iter()
+        .filter(|b| b["posts"].as_array().is_some_and(|a| !a.is_empty()))
+        .count();
+    let path = bodies
+        .first()
+        .and_then(|b| b["meta"]["path"].as_str())
+        .unwrap_or("?")
+        .to_owned();
+    let what = if graph_hangs {
+        "LLM and Graph hang"
+    } else {
+        "LLM hangs"
+    };
+    Row {
+        id: if graph_hangs { "B3b" } else { "B3" },
+        scenario: format!("{what}, timeout_ms 2000, {n} concurrent (path {path})"),
+        figures: format!(
+            "response − deadline: max {:+.1} ms, p99 {:+.1} ms, p50 {:+.1} ms; {}/{n} answered with results",
+            over.last().copied().unwrap_or(f64::NAN),
+            over[((over.len() as f64 - 1.0) * 0.99) as usize],
+            over[over.len() / 2],
+            with_results
+        ),
+    }
+}
+
+async fn b4(http: &reqwest::Client, n: usize) -> Row {
+    let (graph, openai) = fakes().await;
+    openai.chat_by_round(three_rounds());
+    openai.latency(Duration::from_secs(2), Duration::ZERO);
+    let svc = Service::start(&llm_env(&graph, &openai));
+    seed_posts(http, &svc, 200).await;
+    let idle = svc.peak_rss_mb();
+    drive(http, &svc, n, n).await;
+    Row {
+        id: "B4",
+        scenario: format!("{n} requests in flight, chat latency 2 s"),
+        figures: format!("peak RSS {:.1} MB (idle {:.1} MB)", svc.peak_rss_mb(), idle),
+    }
+}
+
+async fn b5(http: &reqwest::Client, n: usize) -> Row {
+    let (graph, _openai) = fakes().await;
+    let svc = Service::start(&[("LINKUP__MSGRAPH__BASE_URL", graph.url())]);
+    seed_posts(http, &svc, 200).await;
+    throughput(
+        "B5",
+        "fallback (no LLM), fakes answer at once",
+        &svc,
+        http,
+        n,
+    )
+    .await
+}
+
+async fn b7(http: &reqwest::Client) -> Row {
+    let (graph, openai) = fakes().await;
+    let recording = FakeOpenAi::start().await;
+    recording.chat_by_round(three_rounds());
+    drop(openai);
+    let svc = Service::start(&llm_env(&graph, &recording));
+    seed_posts(http, &svc, 200).await;
+    drive(http, &svc, 1, 1).await;
+    let chats = recording.chat_requests();
+    let sent: usize = chats.iter().map(|r| r.bytes_in).sum();
+    let embeds = recording.received().len() - chats.len();
+    Row {
+        id: "B7",
+        scenario: "one agent request (B1's script)".into(),
+        figures: format!(
+            "{} chat calls ({} agent rounds + hint), {} embedding calls, {} bytes sent to chat, {} bytes received",
+            chats.len(),
+            chats
+                .iter()
+                .filter(|r| r.body.get("tools").is_some())
+                .count(),
+            embeds,
+            sent,
+            recording.chat_bytes_out()
+        ),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--bench"))
+        .collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let only: Vec<&str> = args
+        .iter()
+        .filter(|a| a.starts_with('B'))
+        .map(String::as_str)
+        .collect();
+    let want = |id: &str| only.is_empty() || only.contains(&id);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let rows = runtime.block_on(async {
+        let _ = linkup_suggestions::http_client();
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(2048)
+            .build()
+            .expect("client");
+        let (n, big) = if quick { (200, 100) } else { (2000, 1000) };
+        let mut rows = Vec::new();
+        if want("B1") {
+            rows.push(b1(&http, n).await);
+        }
+        if want("B2") {
+            rows.push(b2(&http, if quick { 64 } else { 640 }).await);
+        }
+        if want("B3") {
+            rows.push(b3(&http, big, false).await);
+            rows.push(b3(&http, big, true).await);
+        }
+        if want("B4") {
+            rows.push(b4(&http, big).await);
+        }
+        if want("B5") {
+            rows.push(b5(&http, n).await);
+        }
+        if want("B6") {
+            rows.extend(index::b6(quick).await);
+        }
+        if want("B7") {
+            rows.push(b7(&http).await);
+        }
+        rows
+    });
+    println!("\n| id | scenario | figures |\n|---|---|---|");
+    for r in rows {
+        println!("| {} | {} | {} |", r.id, r.scenario, r.figures);
+    }
+}
+
+mod index;
