@@ -6,4 +6,6 @@ mod mcp;
 mod posts;
 mod privacy;
 mod suggestions;
+// Shared with benches/load.rs, which uses helpers the tests do not.
+#[allow(dead_code)]
 mod support;
