@@ -445,6 +445,9 @@ fn main() {
         if want("B7") {
             rows.push(b7(&http).await);
         }
+        if want("B8") {
+            rows.push(mcp::b8(if quick { 200 } else { 2000 }).await);
+        }
         rows
     });
     println!("\n| id | scenario | figures |\n|---|---|---|");
@@ -454,3 +457,4 @@ fn main() {
 }
 
 mod index;
+mod mcp;

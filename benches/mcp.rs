@@ -1,0 +1,66 @@
+//! B8: cost of the per-request MCP session (duplex, rmcp handshake, tools/list),
+//! measured in this process.
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use linkup_suggestions::{
+    llm::AzureOpenAi,
+    msgraph::GraphClient,
+    posts::PostIndex,
+    settings::Settings,
+    tools::{Session, ToolDeps, connection::McpConnection},
+};
+
+use super::{Row, pct};
+
+/// utime + stime of this process, in ms.
+fn own_cpu_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or_default();
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    ticks * 10.0
+}
+
+pub async fn b8(n: usize) -> Row {
+    let dir = tempfile::tempdir().expect("dir");
+    let settings =
+        Settings::load_from(std::path::Path::new("config"), Default::default()).expect("settings");
+    let http = linkup_suggestions::http_client().expect("client");
+    let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
+    let posts = PostIndex::open(&dir.path().join("posts.db"), llm.clone())
+        .await
+        .expect("index");
+    let deps = Arc::new(ToolDeps {
+        graph: GraphClient::new(http, "https://graph.invalid", Duration::from_secs(1)),
+        posts,
+        llm,
+    });
+    let mut lat = Vec::with_capacity(n);
+    let cpu0 = own_cpu_ms();
+    for i in 0..n {
+        let t = Instant::now();
+        let session = Session::new(None, format!("p{i}"), String::new());
+        let conn = McpConnection::open(deps.clone(), session)
+            .await
+            .expect("connects");
+        lat.push(t.elapsed());
+        drop(conn);
+    }
+    let cpu = own_cpu_ms() - cpu0;
+    lat.sort();
+    Row {
+        id: "B8",
+        scenario: format!("MCP session set-up (duplex + handshake + tools/list), {n} sequential"),
+        figures: format!(
+            "p50 {:.3} ms, p99 {:.3} ms, CPU {:.3} ms per session",
+            pct(&lat, 0.5),
+            pct(&lat, 0.99),
+            cpu / n as f64
+        ),
+    }
+}
