@@ -345,7 +345,11 @@ async fn b4(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
     openai.chat_by_round(three_rounds());
     openai.latency(Duration::from_secs(2), Duration::ZERO);
-    let svc = Service::start(&llm_env(&graph, &openai));
+    let mut env = llm_env(&graph, &openai);
+    if let Ok(v) = std::env::var("BENCH_MALLOC_ARENA_MAX") {
+        env.push(("MALLOC_ARENA_MAX", v));
+    }
+    let svc = Service::start(&env);
     seed_posts(http, &svc, 200).await;
     let idle = svc.peak_rss_mb();
     drive(http, &svc, n, n).await;
@@ -377,10 +381,16 @@ async fn b7(http: &reqwest::Client) -> Row {
     drop(openai);
     let svc = Service::start(&llm_env(&graph, &recording));
     seed_posts(http, &svc, 200).await;
+    tokio::time::sleep(Duration::from_millis(500)).await; // seeding's embeddings
+    let before = recording.received().len();
     drive(http, &svc, 1, 1).await;
-    let chats = recording.chat_requests();
+    let received: Vec<_> = recording.received().into_iter().skip(before).collect();
+    let chats: Vec<_> = received
+        .iter()
+        .filter(|r| r.path.ends_with("chat/completions"))
+        .collect();
     let sent: usize = chats.iter().map(|r| r.bytes_in).sum();
-    let embeds = recording.received().len() - chats.len();
+    let embeds = received.len() - chats.len();
     Row {
         id: "B7",
         scenario: "one agent request (B1's script)".into(),

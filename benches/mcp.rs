@@ -11,7 +11,7 @@ use linkup_suggestions::{
     msgraph::GraphClient,
     posts::PostIndex,
     settings::Settings,
-    tools::{Session, ToolDeps, connection::McpConnection},
+    tools::{ToolDeps, connection::McpConnection},
 };
 
 use super::{Row, pct};
@@ -24,6 +24,16 @@ fn own_cpu_ms() -> f64 {
     let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
         + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
     ticks * 10.0
+}
+
+fn own_rss_kb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse().ok())
+        .unwrap_or(0.0)
 }
 
 pub async fn b8(n: usize) -> Row {
@@ -53,11 +63,20 @@ pub async fn b8(n: usize) -> Row {
     }
     let cpu = own_cpu_ms() - cpu0;
     lat.sort();
+    // Memory held by 1,000 open sessions.
+    let rss0 = own_rss_kb();
+    let mut held = Vec::new();
+    for i in 0..1000 {
+        let _ = i;
+        held.push(McpConnection::open(deps.clone()).await.expect("connects"));
+    }
+    let per_session_kb = (own_rss_kb() - rss0) / 1000.0;
+    drop(held);
     Row {
         id: "B8",
         scenario: format!("MCP session set-up (duplex + handshake + tools/list), {n} sequential"),
         figures: format!(
-            "p50 {:.3} ms, p99 {:.3} ms, CPU {:.3} ms per session",
+            "p50 {:.3} ms, p99 {:.3} ms, CPU {:.3} ms per session; {per_session_kb:.0} KB RSS per open session",
             pct(&lat, 0.5),
             pct(&lat, 0.99),
             cpu / n as f64

@@ -28,8 +28,13 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::{
-    agent::Orchestrator, api::AppState, llm::AzureOpenAi, msgraph::GraphClient, posts::PostIndex,
-    settings::Settings, tools::ToolDeps,
+    agent::Orchestrator,
+    api::AppState,
+    llm::AzureOpenAi,
+    msgraph::GraphClient,
+    posts::PostIndex,
+    settings::Settings,
+    tools::{ToolDeps, connection::McpConnection},
 };
 
 /// A built service: listener bound, post index open, ready to serve.
@@ -67,7 +72,14 @@ impl App {
             posts: posts.clone(),
             llm,
         });
-        let orchestrator = Arc::new(Orchestrator::new(deps.clone(), settings.agent.clone()));
+        let conn = McpConnection::open(deps.clone())
+            .await
+            .context("connecting the in-process MCP tools")?;
+        let orchestrator = Arc::new(Orchestrator::new(
+            deps.clone(),
+            Arc::new(conn),
+            settings.agent.clone(),
+        ));
         let listener = TcpListener::bind(settings.server.addr)
             .await
             .with_context(|| format!("binding {}", settings.server.addr))?;

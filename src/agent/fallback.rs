@@ -102,7 +102,10 @@ async fn call(
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let result = conn.call(tool, arguments).instrument(span.clone()).await;
+    let result = conn
+        .call(session, tool, arguments)
+        .instrument(span.clone())
+        .await;
     let elapsed_ms = started.elapsed().as_millis() as u64;
     span.record("elapsed_ms", elapsed_ms);
     let count = match &result {

@@ -32,7 +32,7 @@ use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
     llm::LlmError,
     settings::{AgentSettings, Secret},
-    tools::{Session, Source, ToolDeps, connection::McpConnection},
+    tools::{Session, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
 use format_response::Selection;
@@ -61,21 +61,29 @@ struct Outcome {
 /// Produces suggestions panels.
 pub struct Orchestrator {
     deps: Arc<ToolDeps>,
+    /// The process's MCP connection to the tools.
+    conn: Arc<McpConnection>,
     settings: AgentSettings,
     circuit: Circuit,
 }
 
 impl Orchestrator {
-    pub fn new(deps: Arc<ToolDeps>, settings: AgentSettings) -> Self {
+    pub fn new(deps: Arc<ToolDeps>, conn: Arc<McpConnection>, settings: AgentSettings) -> Self {
         let circuit = Circuit::new(
             settings.circuit_failure_threshold,
             Duration::from_millis(settings.circuit_cooldown_ms),
         );
         Self {
             deps,
+            conn,
             settings,
             circuit,
         }
+    }
+
+    /// The MCP connection (for readiness).
+    pub fn connection(&self) -> &McpConnection {
+        &self.conn
     }
 
     /// Whether the LLM circuit breaker currently skips the agent.
@@ -95,21 +103,8 @@ impl Orchestrator {
             input.text.clone(),
         );
         let mut outcome = Outcome::default();
-        let work = async {
-            match McpConnection::open(self.deps.clone(), session.clone()).await {
-                Ok(conn) => {
-                    self.serve(&conn, &session, &input, &events, &mut outcome)
-                        .await
-                }
-                Err(e) => {
-                    tracing::error!(error.kind = "mcp_unavailable", error.message = %e, "MCP connection failed");
-                    for source in [Source::M365, Source::Posts, Source::ActionHint] {
-                        session.mark_unavailable(source, "mcp_unavailable");
-                    }
-                    outcome.path = Some(RunPath::Fallback);
-                }
-            }
-        };
+        let _registered = self.conn.register(session.clone());
+        let work = self.serve(&self.conn, &session, &input, &events, &mut outcome);
         if tokio::time::timeout_at(deadline, work.instrument(span.clone()))
             .await
             .is_err()

@@ -123,7 +123,11 @@ async fn execute(
             memo_key: None,
         };
     }
-    let result = ctx.conn.call(name, args).instrument(span.clone()).await;
+    let result = ctx
+        .conn
+        .call(ctx.session, name, args)
+        .instrument(span.clone())
+        .await;
     let elapsed_ms = started.elapsed().as_millis() as u64;
     span.record("elapsed_ms", elapsed_ms);
     match result {

@@ -3,10 +3,7 @@
 use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
 
 use super::{AppState, openapi::ApiDoc};
-use crate::{
-    contract::Readiness,
-    tools::{Session, connection::McpConnection},
-};
+use crate::contract::Readiness;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -25,9 +22,8 @@ pub async fn healthz() -> &'static str {
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let post_index = state.posts.get("readyz-probe").await.is_ok();
-    let session = Session::new(None, "readyz-probe".into(), String::new());
-    let mcp_tools = match McpConnection::open(state.deps.clone(), session).await {
-        Ok(c) => c.tools().iter().map(|t| t.name.to_string()).collect(),
+    let mcp_tools = match state.orchestrator.connection().list_tools().await {
+        Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
     };
     let ready = post_index && !mcp_tools.is_empty();

@@ -275,9 +275,18 @@ fn now_ms() -> i64 {
     (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }
 
+/// SQLite work runs on blocking threads, at most this many at once: more
+/// would only queue on the connections' locks while each holds a thread
+/// (and its memory) from tokio's blocking pool.
+static SQLITE_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(6);
+
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, PostIndexError> + Send + 'static,
 ) -> Result<T, PostIndexError> {
+    let _slot = SQLITE_SLOTS
+        .acquire()
+        .await
+        .map_err(|_| PostIndexError::Task)?;
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|_| PostIndexError::Task)?

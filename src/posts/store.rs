@@ -180,9 +180,14 @@ impl Store {
     ) -> Result<Vec<String>, PostIndexError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT p.id FROM posts_fts JOIN posts p ON p.rowid = posts_fts.rowid
-                 WHERE posts_fts MATCH ?1 AND (p.expires_at IS NULL OR p.expires_at > ?2)
-                 ORDER BY bm25(posts_fts) LIMIT ?3",
+                // Rank inside FTS5 first (`rank` is bm25), then look up only the
+                // best rows; expired rows among them are dropped (purging keeps
+                // them rare).
+                "SELECT p.id FROM (SELECT rowid, rank FROM posts_fts WHERE posts_fts MATCH ?1
+                                   ORDER BY rank LIMIT ?3) AS hit
+                 JOIN posts p ON p.rowid = hit.rowid
+                 WHERE p.expires_at IS NULL OR p.expires_at > ?2
+                 ORDER BY hit.rank",
             )?;
             stmt.query_map(params![fts_query, now_ms, limit as i64], |r| r.get(0))?
                 .collect()

@@ -1,19 +1,23 @@
 //! The in-process MCP connection: a `tokio::io::duplex` pipe with the rmcp
-//! server on one end and the rmcp client on the other, one per request.
+//! server on one end and the rmcp client on the other. One per process, opened
+//! at start-up: requests register their session and name it in each call's
+//! `_meta` (measured: a connection per request cost 0.3 ms CPU and 87 KB).
 
 use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     RoleClient, ServiceExt,
-    model::{CallToolRequestParams, Tool},
+    model::{CallToolRequestParams, RequestMetaObject, Tool},
     service::RunningService,
 };
 use serde_json::{Map, Value};
 
-use super::{Session, SuggestionTools, ToolDeps};
+use super::{
+    SESSION_META_KEY, Session, SessionRegistry, SuggestionTools, ToolDeps, session::Registered,
+};
 
 /// Duplex buffer size: larger than a typical tool result, so writes rarely wait.
-const PIPE_BYTES: usize = 64 * 1024;
+const PIPE_BYTES: usize = 256 * 1024;
 
 /// Why the MCP connection or a call on it failed (not a tool error).
 #[derive(Debug, thiserror::Error)]
@@ -36,15 +40,18 @@ pub struct McpConnection {
     client: RunningService<RoleClient, ()>,
     server: tokio::task::JoinHandle<()>,
     tools: Vec<Tool>,
+    sessions: Arc<SessionRegistry>,
 }
 
 impl McpConnection {
-    /// Starts a server for `session` and connects a client to it; lists the tools.
-    pub async fn open(deps: Arc<ToolDeps>, session: Arc<Session>) -> Result<Self, McpError> {
+    /// Starts the server and connects a client to it; lists the tools.
+    pub async fn open(deps: Arc<ToolDeps>) -> Result<Self, McpError> {
+        let sessions = Arc::new(SessionRegistry::default());
         let (server_io, client_io) = tokio::io::duplex(PIPE_BYTES);
+        let tools_server = SuggestionTools::new(deps, sessions.clone());
         // The server's handshake must run concurrently with the client's.
         let server = tokio::spawn(async move {
-            match SuggestionTools::new(deps, session).serve(server_io).await {
+            match tools_server.serve(server_io).await {
                 Ok(running) => {
                     let _ = running.waiting().await;
                 }
@@ -60,22 +67,49 @@ impl McpConnection {
             client,
             server,
             tools,
+            sessions,
         })
     }
 
-    /// The tools the server lists (`tools/list`).
+    /// The tools the server listed at connection (`tools/list`).
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
 
-    /// Calls a tool (`tools/call`). Dropping the future cancels the call on the server.
+    /// Lists the tools again (a liveness check of the connection).
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
+        self.client
+            .list_all_tools()
+            .await
+            .map_err(|e| McpError::Call(e.to_string()))
+    }
+
+    /// Makes `session` known to the server until the guard is dropped.
+    pub fn register(&self, session: Arc<Session>) -> Registered {
+        self.sessions.register(session)
+    }
+
+    /// Live sessions (requests in flight).
+    pub fn live_sessions(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// Calls a tool (`tools/call`) in `session`. Dropping the future cancels
+    /// the call on the server (`notifications/cancelled`).
     pub async fn call(
         &self,
+        session: &Session,
         name: &str,
         arguments: Map<String, Value>,
     ) -> Result<ToolOutput, McpError> {
-        let params =
+        let mut meta = RequestMetaObject::new();
+        meta.0.insert(
+            SESSION_META_KEY.to_owned(),
+            Value::String(session.id.clone()),
+        );
+        let mut params =
             CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
+        params.meta = Some(meta);
         let result = self
             .client
             .call_tool(params)

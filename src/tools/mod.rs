@@ -1,6 +1,8 @@
-//! The MCP server "linkup-suggestions" and its tools. One server instance per
-//! request, holding that request's [`Session`]; the transport lives in
-//! [`connection`], the tools in one file each.
+//! The MCP server "linkup-suggestions" and its tools. One long-lived server
+//! and client pair per process; each request registers its [`Session`] (the
+//! caller's Graph token, post, collected results) server-side and its tool
+//! calls name that session in the request's `_meta`, never in the arguments.
+//! The transport lives in [`connection`], the tools in one file each.
 
 mod action_hint;
 pub mod connection;
@@ -11,17 +13,17 @@ pub mod session;
 use std::sync::Arc;
 
 use rmcp::{
-    ServerHandler,
+    RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{Implementation, ServerCapabilities, ServerConfig},
+    service::RequestContext,
     tool, tool_handler, tool_router,
 };
-use tokio_util::sync::CancellationToken;
 
 pub use action_hint::{HintArgs, fallback_hint};
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
-pub use session::{Session, Source};
+pub use session::{SESSION_META_KEY, Session, SessionRegistry, Source};
 
 use crate::{llm::AzureOpenAi, msgraph::GraphClient, posts::PostIndex};
 
@@ -37,20 +39,20 @@ pub struct ToolDeps {
     pub llm: AzureOpenAi,
 }
 
-/// The MCP tool server of one session.
+/// The MCP tool server; sessions are looked up per call.
 #[derive(Clone)]
 pub struct SuggestionTools {
     deps: Arc<ToolDeps>,
-    session: Arc<Session>,
+    sessions: Arc<SessionRegistry>,
     tool_router: ToolRouter<Self>,
 }
 
 #[tool_router]
 impl SuggestionTools {
-    pub fn new(deps: Arc<ToolDeps>, session: Arc<Session>) -> Self {
+    pub fn new(deps: Arc<ToolDeps>, sessions: Arc<SessionRegistry>) -> Self {
         Self {
             deps,
-            session,
+            sessions,
             tool_router: Self::tool_router(),
         }
     }
@@ -63,9 +65,10 @@ impl SuggestionTools {
     async fn search_m365(
         &self,
         Parameters(args): Parameters<SearchM365Args>,
-        ct: CancellationToken,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<String, String> {
-        cancellable(ct, search_m365::run(&self.deps, &self.session, args)).await
+        let session = self.session(&ctx)?;
+        cancellable(ctx, search_m365::run(&self.deps, &session, args)).await
     }
 
     /// Similar LinkUp posts from the post index.
@@ -76,9 +79,10 @@ impl SuggestionTools {
     async fn search_posts(
         &self,
         Parameters(args): Parameters<SearchPostsArgs>,
-        ct: CancellationToken,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<String, String> {
-        cancellable(ct, search_posts::run(&self.deps, &self.session, args)).await
+        let session = self.session(&ctx)?;
+        cancellable(ctx, search_posts::run(&self.deps, &session, args)).await
     }
 
     /// One-line next-step hint for the post's author.
@@ -89,9 +93,24 @@ impl SuggestionTools {
     async fn generate_action_hint(
         &self,
         Parameters(args): Parameters<HintArgs>,
-        ct: CancellationToken,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<String, String> {
-        cancellable(ct, action_hint::run(&self.deps, &self.session, args)).await
+        let session = self.session(&ctx)?;
+        cancellable(ctx, action_hint::run(&self.deps, &session, args)).await
+    }
+}
+
+impl SuggestionTools {
+    /// The session named in the call's `_meta`.
+    fn session(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Session>, String> {
+        ctx.meta
+            .0
+            .get(SESSION_META_KEY)
+            .and_then(|v| v.as_str())
+            .and_then(|id| self.sessions.get(id))
+            .ok_or_else(|| {
+                "no such session: tool calls must name a live session in _meta".to_owned()
+            })
     }
 }
 
@@ -106,12 +125,12 @@ impl ServerHandler for SuggestionTools {
 
 /// Stops a tool when its caller cancels the call (`notifications/cancelled`).
 async fn cancellable(
-    ct: CancellationToken,
+    ctx: RequestContext<RoleServer>,
     work: impl Future<Output = Result<String, String>>,
 ) -> Result<String, String> {
     tokio::select! {
         result = work => result,
-        () = ct.cancelled() => Err("cancelled".to_owned()),
+        () = ctx.ct.cancelled() => Err("cancelled".to_owned()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Server-side state of one MCP session (one request): the caller's Graph
 //! token, the requesting post, and every result collected so far with its `ref`.
 
+use std::collections::HashMap;
 use std::sync::{
     Arc, Mutex, MutexGuard,
     atomic::{AtomicBool, Ordering},
@@ -44,9 +45,60 @@ pub struct Collected {
     pub degraded: Vec<String>,
 }
 
+/// The `_meta` key that names the session of a tool call.
+pub const SESSION_META_KEY: &str = "linkup/session";
+
+/// The live sessions, by id (server-side state of the long-lived MCP server).
+#[derive(Default)]
+pub struct SessionRegistry {
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+impl SessionRegistry {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        self.lock().get(id).cloned()
+    }
+
+    /// Registers a session until the returned guard is dropped.
+    pub fn register(self: &Arc<Self>, session: Arc<Session>) -> Registered {
+        self.lock().insert(session.id.clone(), session.clone());
+        Registered {
+            registry: self.clone(),
+            id: session.id.clone(),
+        }
+    }
+
+    /// Number of live sessions.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Keeps a session registered; unregisters it when dropped.
+pub struct Registered {
+    registry: Arc<SessionRegistry>,
+    id: String,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.registry.lock().remove(&self.id);
+    }
+}
+
 /// One request's session. Shared by the MCP server (tools write) and the
 /// orchestrator (reads the collected results to build the response).
 pub struct Session {
+    /// Random id, named in each tool call's `_meta`.
+    pub id: String,
     graph_token: Option<Secret>,
     pub post_id: String,
     pub post_text: String,
@@ -58,6 +110,7 @@ pub struct Session {
 impl Session {
     pub fn new(graph_token: Option<Secret>, post_id: String, post_text: String) -> Arc<Self> {
         Arc::new(Self {
+            id: uuid::Uuid::new_v4().to_string(),
             graph_token,
             post_id,
             post_text,

@@ -67,9 +67,9 @@ fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
 #[tokio::test]
 async fn tools_are_listed_with_json_schemas_of_their_arguments() {
     let h = harness().await;
-    let conn = McpConnection::open(h.deps.clone(), Session::new(None, "p1".into(), "t".into()))
-        .await
-        .unwrap();
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let session = Session::new(None, "p1".into(), "t".into());
+    let _registered = conn.register(session.clone());
     let mut names: Vec<String> = conn.tools().iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(
@@ -122,12 +122,15 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
         "p1".into(),
         "my own pipeline post".into(),
     );
-    let conn = McpConnection::open(h.deps.clone(), session.clone())
-        .await
-        .unwrap();
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let _registered = conn.register(session.clone());
 
     let m365 = conn
-        .call("search_m365", args(json!({"query": "deployment pipeline"})))
+        .call(
+            &session,
+            "search_m365",
+            args(json!({"query": "deployment pipeline"})),
+        )
         .await
         .unwrap();
     assert!(!m365.is_error);
@@ -138,6 +141,7 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
 
     let posts = conn
         .call(
+            &session,
             "search_posts",
             args(json!({"query": "pipeline", "excludePostId": "p3"})),
         )
@@ -158,13 +162,16 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
     assert_eq!(found[0]["ref"], "p1");
 
     let hint = conn
-        .call("generate_action_hint", args(json!({"refs": ["m1"]})))
+        .call(
+            &session,
+            "generate_action_hint",
+            args(json!({"refs": ["m1"]})),
+        )
         .await
         .unwrap();
     assert!(!hint.is_error);
     assert_eq!(hint.text, "Start with 'Pipeline guide' on SharePoint.");
-    let inline = conn
-        .call("generate_action_hint", args(json!({"searchResults": [{"title": "Runbook", "description": "", "sourceType": "m365"}]})))
+    let inline = conn.call(&session, "generate_action_hint", args(json!({"searchResults": [{"title": "Runbook", "description": "", "sourceType": "m365"}]})))
         .await
         .unwrap();
     assert_eq!(inline.text, "Start with 'Runbook'.");
@@ -174,11 +181,11 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
 #[tokio::test]
 async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
     let h = harness().await;
-    let conn = McpConnection::open(h.deps.clone(), Session::new(None, "p1".into(), "t".into()))
-        .await
-        .unwrap();
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let session = Session::new(None, "p1".into(), "t".into());
+    let _registered = conn.register(session.clone());
     let no_token = conn
-        .call("search_m365", args(json!({"query": "pipeline"})))
+        .call(&session, "search_m365", args(json!({"query": "pipeline"})))
         .await
         .unwrap();
     assert!(no_token.is_error);
@@ -188,14 +195,20 @@ async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
         no_token.text
     );
     let too_long = conn
-        .call("search_posts", args(json!({"query": "x".repeat(501)})))
+        .call(
+            &session,
+            "search_posts",
+            args(json!({"query": "x".repeat(501)})),
+        )
         .await
         .unwrap();
     assert!(too_long.is_error);
     assert!(too_long.text.contains("500"), "{}", too_long.text);
-    let wrong_type = conn.call("search_posts", args(json!({"query": 5}))).await;
+    let wrong_type = conn
+        .call(&session, "search_posts", args(json!({"query": 5})))
+        .await;
     assert!(wrong_type.is_err() || wrong_type.unwrap().is_error);
-    let unknown = conn.call("delete_everything", Map::new()).await;
+    let unknown = conn.call(&session, "delete_everything", Map::new()).await;
     assert!(unknown.is_err() || unknown.unwrap().is_error);
 }
 
@@ -203,8 +216,9 @@ async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
 async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
     let h = harness().await;
     let session = Session::new(Some(Secret::new(TOKEN)), "p1".into(), "t".into());
-    let conn = McpConnection::open(h.deps.clone(), session).await.unwrap();
-    conn.call("search_m365", args(json!({"query": "pipeline"})))
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let _registered = conn.register(session.clone());
+    conn.call(&session, "search_m365", args(json!({"query": "pipeline"})))
         .await
         .unwrap();
     let received = h.graph.received();
@@ -213,5 +227,31 @@ async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
         received
             .iter()
             .all(|r| r.authorization.as_deref() == Some(&format!("Bearer {TOKEN}") as &str))
+    );
+}
+
+#[tokio::test]
+async fn a_call_naming_no_live_session_is_refused() {
+    let h = harness().await;
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let session = Session::new(Some(Secret::new(TOKEN)), "p1".into(), "t".into());
+    let registered = conn.register(session.clone());
+    assert!(
+        !conn
+            .call(&session, "search_posts", args(json!({"query": "x"})))
+            .await
+            .unwrap()
+            .is_error
+    );
+    drop(registered);
+    let out = conn
+        .call(&session, "search_m365", args(json!({"query": "x"})))
+        .await
+        .unwrap();
+    assert!(out.is_error);
+    assert!(out.text.contains("no such session"));
+    assert!(
+        h.graph.received().is_empty(),
+        "no Graph call without a live session"
     );
 }
