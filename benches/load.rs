@@ -47,6 +47,7 @@ impl Service {
         for (k, v) in env {
             cmd.env(k, v);
         }
+
         let mut child = cmd.spawn().expect("service starts");
         let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
         let addr = loop {
