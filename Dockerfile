@@ -4,11 +4,13 @@ FROM rust:1.95-bookworm AS build
 WORKDIR /app
 # Dependency layer: rebuilt only when Cargo.toml/Cargo.lock change.
 COPY Cargo.toml Cargo.lock ./
-RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
+RUN mkdir src benches && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
+    && echo 'fn main() {}' > benches/load.rs \
     && mkdir config && touch config/default.toml \
     && cargo build --release --locked \
-    && rm -rf src config
+    && rm -rf src config benches
 COPY config ./config
+COPY benches ./benches
 COPY src ./src
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked
 

@@ -44,6 +44,16 @@ pub(super) async fn run(
         }
     };
     futures::join!(m365, posts);
+    if session
+        .snapshot()
+        .degraded
+        .iter()
+        .any(|d| d == "mcp_call_failed")
+    {
+        // The tools are unreachable: the hint tool is too.
+        session.mark_unavailable(Source::ActionHint, "mcp_call_failed");
+        return;
+    }
 
     let collected = session.snapshot();
     let refs: Vec<&str> = collected

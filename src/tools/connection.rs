@@ -89,6 +89,11 @@ impl McpConnection {
         self.sessions.register(session)
     }
 
+    /// Stops the server: calls fail from now on (shutdown; failure tests).
+    pub fn close(&self) {
+        self.server.abort();
+    }
+
     /// Live sessions (requests in flight).
     pub fn live_sessions(&self) -> usize {
         self.sessions.len()

@@ -255,3 +255,39 @@ async fn a_call_naming_no_live_session_is_refused() {
         "no Graph call without a live session"
     );
 }
+
+#[tokio::test]
+async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_unavailable() {
+    use linkup_suggestions::agent::{Emitter, Orchestrator, RunInput};
+    let h = harness().await;
+    h.graph.add([Doc::file(
+        "Pipeline guide",
+        "https://contoso.sharepoint.com/g.docx",
+        "pipeline",
+    )]);
+    let conn = Arc::new(McpConnection::open(h.deps.clone()).await.unwrap());
+    let settings = Settings::load_from(std::path::Path::new("config"), Default::default()).unwrap();
+    let orchestrator = Orchestrator::new(h.deps.clone(), conn.clone(), settings.agent);
+    conn.close();
+    let input = RunInput {
+        post_id: "p1".into(),
+        text: "deployment pipeline".into(),
+        tags: vec![],
+        category: None,
+        graph_token: Some(Secret::new(TOKEN)),
+        arrived: tokio::time::Instant::now(),
+    };
+    let response = orchestrator.run(input, Emitter::default()).await;
+    assert!(response.m365.is_empty() && response.posts.is_empty());
+    assert_eq!(response.action_hint, None);
+    assert_eq!(
+        response.unavailable_sources,
+        vec!["m365", "posts", "actionHint"]
+    );
+    assert!(
+        response
+            .meta
+            .degraded
+            .contains(&"mcp_call_failed".to_owned())
+    );
+}
