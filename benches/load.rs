@@ -71,13 +71,7 @@ impl Service {
 
     /// utime + stime of the service, in ms.
     fn cpu_ms(&self) -> f64 {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
-        let after = stat.rsplit(')').next().unwrap_or_default();
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        let ticks: f64 = fields.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
-            + fields.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-        ticks * 1000.0 / 100.0
+        proc_cpu_ms(&self.child.id().to_string())
     }
 
     /// Peak resident set size, in MB.
@@ -98,6 +92,16 @@ impl Drop for Service {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// utime + stime of `/proc/<pid>` (`self` for this process), in ms (100 Hz ticks).
+fn proc_cpu_ms(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or_default();
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        + fields.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    ticks * 1000.0 / 100.0
 }
 
 fn rand_suffix() -> u128 {

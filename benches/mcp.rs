@@ -14,17 +14,7 @@ use linkup_suggestions::{
     tools::{Session, ToolDeps, connection::McpConnection},
 };
 
-use super::{Row, pct};
-
-/// utime + stime of this process, in ms.
-fn own_cpu_ms() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or_default();
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    ticks * 10.0
-}
+use super::{Row, pct, proc_cpu_ms};
 
 fn own_rss_kb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -52,14 +42,14 @@ pub async fn b8(n: usize) -> Row {
     });
     // Before: a connection per request (duplex, handshake, tools/list).
     let mut lat = Vec::with_capacity(n);
-    let cpu0 = own_cpu_ms();
+    let cpu0 = proc_cpu_ms("self");
     for _ in 0..n {
         let t = Instant::now();
         let conn = McpConnection::open(deps.clone()).await.expect("connects");
         lat.push(t.elapsed());
         drop(conn);
     }
-    let cpu = own_cpu_ms() - cpu0;
+    let cpu = proc_cpu_ms("self") - cpu0;
     lat.sort();
     let rss0 = own_rss_kb();
     let mut held = Vec::new();
