@@ -63,6 +63,7 @@ pub struct Orchestrator {
     deps: Arc<ToolDeps>,
     /// The process's MCP connection to the tools.
     conn: Arc<McpConnection>,
+    fallback_slots: tokio::sync::Semaphore,
     settings: AgentSettings,
     circuit: Circuit,
 }
@@ -78,6 +79,7 @@ impl Orchestrator {
             conn,
             settings,
             circuit,
+            fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
         }
     }
 
@@ -157,7 +159,7 @@ impl Orchestrator {
                 reason: reason.to_owned(),
             });
             outcome.path = Some(RunPath::Fallback);
-            fallback::run(conn, session, input, events, false).await;
+            self.fallback(conn, session, input, events, false).await;
             return;
         }
         // The posts search starts now, beside the first LLM call: the fallback
@@ -191,11 +193,34 @@ impl Orchestrator {
                     reason: reason.to_owned(),
                 });
                 outcome.path = Some(RunPath::Fallback);
-                fallback::run(conn, session, input, events, true).await;
+                self.fallback(conn, session, input, events, true).await;
             }
         }
     }
 }
+
+impl Orchestrator {
+    /// The fallback, at most [`FALLBACK_SLOTS`] at once: when a burst of runs
+    /// falls back together (an LLM outage), the rest wait for a slot instead of
+    /// oversubscribing the CPU, so every deadline still fires on time and a run
+    /// that got no slot answers with what it has (the posts searched at arrival).
+    async fn fallback(
+        &self,
+        conn: &McpConnection,
+        session: &Session,
+        input: &RunInput,
+        events: &Emitter,
+        posts_done: bool,
+    ) {
+        let Ok(_slot) = self.fallback_slots.acquire().await else {
+            return;
+        };
+        fallback::run(conn, session, input, events, posts_done).await;
+    }
+}
+
+/// Concurrent fallback runs (each a few ms of CPU; measured in B3).
+const FALLBACK_SLOTS: usize = 32;
 
 /// `meta.degraded` reason of an LLM failure.
 fn degraded_reason(e: &LlmError) -> &'static str {
