@@ -19,7 +19,7 @@ use std::{
 use futures::StreamExt;
 use serde_json::{Value, json};
 use support::{
-    Doc, FakeGraph, FakeOpenAi,
+    FakeGraph, FakeOpenAi,
     graph::{Behavior, TOKEN},
     openai::{API_KEY, ChatStep},
 };
@@ -113,23 +113,7 @@ fn rand_suffix() -> u128 {
 /// Fakes on loopback with a small corpus.
 async fn fakes() -> (FakeGraph, FakeOpenAi) {
     let graph = FakeGraph::start().await;
-    graph.add([
-        Doc::file(
-            "Deployment pipeline runbook",
-            "https://contoso.sharepoint.com/sites/dev/runbook.docx",
-            "How our deployment pipeline works",
-        ),
-        Doc::file(
-            "CI/CD onboarding guide",
-            "https://contoso.sharepoint.com/sites/dev/cicd.docx",
-            "Continuous integration and deployment for every repo",
-        ),
-        Doc::mail(
-            "Release process",
-            "https://outlook.office365.com/owa/?ItemID=AAMk1",
-            "The release process and the deployment checklist",
-        ),
-    ]);
+    graph.add(support::graph::engineering_corpus());
     let openai = FakeOpenAi::start().await;
     openai.stop_recording();
     (graph, openai)

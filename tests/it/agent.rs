@@ -14,23 +14,7 @@ use crate::support::{
 };
 
 fn corpus() -> Vec<Doc> {
-    vec![
-        Doc::file(
-            "Deployment pipeline runbook",
-            "https://contoso.sharepoint.com/sites/dev/runbook.docx",
-            "How our deployment pipeline works",
-        ),
-        Doc::file(
-            "CI/CD onboarding guide",
-            "https://contoso.sharepoint.com/sites/dev/cicd.docx",
-            "Continuous integration for every repo",
-        ),
-        Doc::mail(
-            "Release process",
-            "https://outlook.office365.com/owa/?ItemID=AAMk1",
-            "The release process and its checklist",
-        ),
-    ]
+    crate::support::graph::engineering_corpus()
 }
 
 async fn agent_app(env: Vec<(&'static str, String)>) -> TestApp {

@@ -58,40 +58,18 @@ async fn a_post_is_created_then_updated_fetched_and_deleted_idempotently() {
 #[tokio::test]
 async fn invalid_posts_are_rejected_naming_the_field() {
     let app = spawn_app().await;
-    let mut body = post_body("text", &[]);
-    body["createdAt"] = json!("yesterday");
-    let res = app
-        .http
-        .put(app.url("/api/posts/p-1"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 400);
-    assert_eq!(
-        res.json::<Value>().await.unwrap()["error"]["field"],
-        "createdAt"
-    );
-    let mut body = post_body("text", &[]);
-    body["lat"] = json!(123.0);
-    let res = app
-        .http
-        .put(app.url("/api/posts/p-1"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.json::<Value>().await.unwrap()["error"]["field"], "lat");
-    let mut body = post_body("text", &[]);
-    body["id"] = json!("other");
-    let res = app
-        .http
-        .put(app.url("/api/posts/p-1"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.json::<Value>().await.unwrap()["error"]["field"], "id");
+    for (field, value) in [
+        ("createdAt", json!("yesterday")),
+        ("lat", json!(123.0)),
+        ("lng", json!(-181)),
+        ("id", json!("other")),
+    ] {
+        let mut body = post_body("text", &[]);
+        body[field] = value;
+        let (status, answer) = app.put("p-1", body).await;
+        assert_eq!(status, 400, "{field}");
+        assert_eq!(answer["error"]["field"], field);
+    }
 }
 
 #[tokio::test]

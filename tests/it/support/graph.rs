@@ -77,6 +77,28 @@ impl Doc {
     }
 }
 
+/// A small engineering corpus: a runbook, an onboarding guide and a mail, each
+/// found by different keywords (for query expansion).
+pub fn engineering_corpus() -> Vec<Doc> {
+    vec![
+        Doc::file(
+            "Deployment pipeline runbook",
+            "https://contoso.sharepoint.com/sites/dev/runbook.docx",
+            "How our deployment pipeline works",
+        ),
+        Doc::file(
+            "CI/CD onboarding guide",
+            "https://contoso.sharepoint.com/sites/dev/cicd.docx",
+            "Continuous integration and deployment for every repo",
+        ),
+        Doc::mail(
+            "Release process",
+            "https://outlook.office365.com/owa/?ItemID=AAMk1",
+            "The release process and the deployment checklist",
+        ),
+    ]
+}
+
 /// One request the fake received.
 #[derive(Clone, Debug)]
 pub struct Received {

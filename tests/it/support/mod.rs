@@ -126,6 +126,11 @@ impl TestApp {
 
     /// Stores a post through the ingestion API.
     pub async fn put_post(&self, id: &str, body: Value) -> u16 {
+        self.put(id, body).await.0
+    }
+
+    /// `PUT /api/posts/{id}`; returns (status, body).
+    pub async fn put(&self, id: &str, body: Value) -> (u16, Value) {
         let res = self
             .http
             .put(self.url(&format!("/api/posts/{id}")))
@@ -133,7 +138,8 @@ impl TestApp {
             .send()
             .await
             .expect("put");
-        res.status().as_u16()
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
     }
 }
 
