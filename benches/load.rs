@@ -5,7 +5,7 @@
 //! `cargo bench --bench load` runs every scenario; `-- --quick` is a smoke run;
 //! `-- B1 B5` runs only those.
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 
