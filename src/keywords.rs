@@ -1,5 +1,6 @@
 //! Keyword extraction from free text: what the keyword-based searches (Graph
-//! KQL, SQLite FTS5) are given instead of a raw sentence.
+//! KQL, the post index's BM25) are given instead of a raw sentence, and the
+//! tokenizer the post index applies to the posts themselves.
 
 /// English function words and question words that carry no topic.
 const STOP_WORDS: &[&str] = &[
@@ -21,17 +22,23 @@ const STOP_WORDS: &[&str] = &[
 /// so `CI/CD` yields `ci` and `cd`.
 pub fn keywords(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for token in text.split(|c: char| !c.is_alphanumeric()) {
-        let token = token.to_lowercase();
+    for token in tokens(text) {
         if token.chars().count() < 2 && token.is_ascii() {
             continue;
         }
-        if token.is_empty() || STOP_WORDS.contains(&token.as_str()) || out.contains(&token) {
+        if STOP_WORDS.contains(&token.as_str()) || out.contains(&token) {
             continue;
         }
         out.push(token);
     }
     out
+}
+
+/// Every lower-cased word of `text`: runs of letters and digits.
+pub fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
 }
 
 #[cfg(test)]

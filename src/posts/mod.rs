@@ -1,7 +1,8 @@
-//! The post index: LinkUp posts pushed to us, searched by text (FTS5 bm25) and,
+//! The post index: LinkUp posts pushed to us, searched by text (BM25) and,
 //! when an embeddings deployment is configured, by meaning (hybrid fusion).
 //! Expired posts are never returned and are purged periodically.
 
+mod lexical;
 mod store;
 mod vectors;
 
@@ -120,9 +121,8 @@ impl PostIndex {
         limit: usize,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
-        let lexical = self.lexical(query, now);
-        let (lexical, semantic) = futures::join!(lexical, self.semantic(query, now, exclude));
-        let mut lexical = lexical?;
+        let mut lexical = self.store.lexical(&keywords(query), now, CANDIDATES)?;
+        let semantic = self.semantic(query, now, exclude).await;
         lexical.retain(|id| !exclude.contains(id));
         let (ids, lexical_only) = match semantic {
             Some(semantic) => (fuse(&[&lexical, &semantic], limit), false),
@@ -137,20 +137,6 @@ impl PostIndex {
             posts,
             lexical_only,
         })
-    }
-
-    async fn lexical(&self, query: &str, now: i64) -> Result<Vec<String>, PostIndexError> {
-        let terms = keywords(query);
-        if terms.is_empty() {
-            return Ok(Vec::new());
-        }
-        let fts = terms
-            .iter()
-            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(" OR ");
-        let store = self.store.clone();
-        blocking(move || store.lexical(&fts, now, CANDIDATES)).await
     }
 
     /// Semantic ranking, or None when embeddings are unconfigured or failed.

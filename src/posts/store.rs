@@ -1,17 +1,18 @@
-//! SQLite storage of the post index: one WAL database, posts as JSON with an
-//! FTS5 (bm25) index of their text and tags, and their embedding when known.
+//! SQLite storage of the post index: one WAL database, posts as JSON with
+//! their searchable text and their embedding when known, and the in-memory
+//! lexical index of that text, updated under the writer's lock after each commit.
 
 use std::{
     path::Path,
     sync::{
-        Mutex,
+        Mutex, RwLock,
         atomic::{AtomicUsize, Ordering},
     },
 };
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::PostIndexError;
+use super::{PostIndexError, lexical::Lexical};
 use crate::contract::PostSummary;
 
 const SCHEMA: &str = "
@@ -24,27 +25,13 @@ CREATE TABLE IF NOT EXISTS posts (
     embedding   BLOB
 );
 CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
-CREATE VIRTUAL TABLE IF NOT EXISTS posts_fts USING fts5(
-    search_text, content='posts', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS posts_ai AFTER INSERT ON posts BEGIN
-    INSERT INTO posts_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
-END;
-CREATE TRIGGER IF NOT EXISTS posts_ad AFTER DELETE ON posts BEGIN
-    INSERT INTO posts_fts(posts_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
-END;
-CREATE TRIGGER IF NOT EXISTS posts_au AFTER UPDATE OF search_text ON posts BEGIN
-    INSERT INTO posts_fts(posts_fts, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
-    INSERT INTO posts_fts(rowid, search_text) VALUES (new.rowid, new.search_text);
-END;
+DROP TRIGGER IF EXISTS posts_ai;
+DROP TRIGGER IF EXISTS posts_ad;
+DROP TRIGGER IF EXISTS posts_au;
+DROP TABLE IF EXISTS posts_fts;
 ";
 
 const READERS: usize = 4;
-
-/// Lexical ranking scores the newest posts only: bm25 costs time per matching
-/// post, and common words match most of a large index (B6: 117 ms at 100k).
-/// Semantic ranking still covers every post.
-const LEXICAL_WINDOW: i64 = 20_000;
 
 /// (post id, expiry in unix ms, vector).
 pub type StoredVector = (String, Option<i64>, Vec<f32>);
@@ -64,6 +51,7 @@ pub struct Store {
     writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
+    lexical: RwLock<Lexical>,
 }
 
 impl Store {
@@ -84,10 +72,20 @@ impl Store {
                 Ok(Mutex::new(c))
             })
             .collect::<Result<_, rusqlite::Error>>()?;
+        let mut lexical = Lexical::default();
+        {
+            let mut stmt = writer.prepare("SELECT id, search_text, expires_at FROM posts")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let (id, text): (String, String) = (r.get(0)?, r.get(1)?);
+                lexical.insert(&id, &text, r.get(2)?);
+            }
+        }
         Ok(Self {
             writer: Mutex::new(writer),
             readers,
             next_reader: AtomicUsize::new(0),
+            lexical: RwLock::new(lexical),
         })
     }
 
@@ -110,10 +108,26 @@ impl Store {
         Ok(f(&mut conn)?)
     }
 
+    /// `write`, then `index` brings the lexical index up to date with what was
+    /// committed, before the writer is released: memory follows commit order.
+    fn write_indexed<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+        index: impl FnOnce(&mut Lexical, &T),
+    ) -> Result<T, PostIndexError> {
+        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
+        let out = f(&mut conn)?;
+        index(
+            &mut *self.lexical.write().map_err(|_| PostIndexError::Poisoned)?,
+            &out,
+        );
+        Ok(out)
+    }
+
     /// Inserts or replaces posts in one transaction; returns for each whether it was new.
     /// The stored vector is kept when the searchable text did not change.
     pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, PostIndexError> {
-        self.write(|conn| {
+        let committed = |conn: &mut Connection| {
             let tx = conn.transaction()?;
             let mut created = Vec::with_capacity(posts.len());
             {
@@ -135,22 +149,33 @@ impl Store {
             }
             tx.commit()?;
             Ok(created)
+        };
+        self.write_indexed(committed, |lexical, _| {
+            for p in posts {
+                lexical.insert(&p.post.id, &p.search_text, p.expires_at_ms);
+            }
         })
     }
 
     /// Deletes a post; true when it existed.
     pub fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
-        self.write(|c| Ok(c.execute("DELETE FROM posts WHERE id = ?1", params![id])? > 0))
+        self.write_indexed(
+            |c| Ok(c.execute("DELETE FROM posts WHERE id = ?1", params![id])? > 0),
+            |lexical, _| lexical.remove_many([id]),
+        )
     }
 
     /// Deletes posts expired at `now_ms`; returns their ids.
     pub fn purge_expired(&self, now_ms: i64) -> Result<Vec<String>, PostIndexError> {
-        self.write(|c| {
-            let mut stmt = c.prepare(
-                "DELETE FROM posts WHERE expires_at IS NOT NULL AND expires_at <= ?1 RETURNING id",
-            )?;
-            stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
-        })
+        self.write_indexed(
+            |c| {
+                let mut stmt = c.prepare(
+                    "DELETE FROM posts WHERE expires_at IS NOT NULL AND expires_at <= ?1 RETURNING id",
+                )?;
+                stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
+            },
+            |lexical, ids: &Vec<String>| lexical.remove_many(ids.iter().map(String::as_str)),
+        )
     }
 
     /// Posts by id, live at `now_ms`, in the order asked.
@@ -176,31 +201,15 @@ impl Store {
         })
     }
 
-    /// Ids of live posts matching an FTS5 query, best bm25 first.
+    /// Ids of up to `limit` live posts containing any of `terms`, best first.
     pub fn lexical(
         &self,
-        fts_query: &str,
+        terms: &[String],
         now_ms: i64,
         limit: usize,
     ) -> Result<Vec<String>, PostIndexError> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                // Rank inside FTS5 first (`rank` is bm25), then look up only the
-                // best rows; expired rows among them are dropped (purging keeps
-                // them rare).
-                "SELECT p.id FROM (SELECT rowid, rank FROM posts_fts WHERE posts_fts MATCH ?1
-                                   AND rowid > (SELECT coalesce(max(rowid), 0) FROM posts) - ?4
-                                   ORDER BY rank LIMIT ?3) AS hit
-                 JOIN posts p ON p.rowid = hit.rowid
-                 WHERE p.expires_at IS NULL OR p.expires_at > ?2
-                 ORDER BY hit.rank",
-            )?;
-            stmt.query_map(
-                params![fts_query, now_ms, limit as i64, LEXICAL_WINDOW],
-                |r| r.get(0),
-            )?
-            .collect()
-        })
+        let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
+        Ok(lexical.search(terms, now_ms, limit))
     }
 
     /// Every stored vector with its post's expiry (loaded once at start-up).

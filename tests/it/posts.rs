@@ -308,7 +308,7 @@ fn start_binary(db: &std::path::Path) -> (std::process::Child, String) {
 async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("posts.db");
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let http = linkup_suggestions::http_client().unwrap();
     let (mut child, addr) = start_binary(&db);
     for i in 0..20 {
         let res = http
@@ -331,6 +331,17 @@ async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
             .unwrap();
         assert_eq!(res.status(), 200, "post k-{i} lost");
     }
+    // The text index is rebuilt from the database: the posts are found by their words.
+    let res: Value = http
+        .post(format!("http://{addr}/api/suggestions"))
+        .json(&json!({"postId": "q", "text": "Is there a durable post?"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(res["posts"].as_array().map(Vec::len), Some(5), "{res}");
     child.kill().unwrap();
     child.wait().unwrap();
 }

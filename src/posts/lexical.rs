@@ -1,0 +1,228 @@
+//! In-memory BM25 ranking of the stored posts' search text: a postings list
+//! per term, scored per query over the posts that contain a query term only.
+//! Rebuilt from SQLite at start-up and kept in step with every committed write.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::keywords::tokens;
+
+/// BM25 parameters, the usual ones (also SQLite FTS5's).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// One post containing a term.
+#[derive(Clone, Copy)]
+struct Posting {
+    slot: u32,
+    freq: u32,
+}
+
+struct Doc {
+    id: String,
+    len: u32,
+    expires_at_ms: Option<i64>,
+    /// Distinct term ids, to find its postings on removal.
+    terms: Box<[u32]>,
+}
+
+/// Term ids, postings by term id, and posts by slot (`None` = free slot).
+#[derive(Default)]
+pub struct Lexical {
+    vocabulary: HashMap<Box<str>, u32>,
+    postings: Vec<Vec<Posting>>,
+    docs: Vec<Option<Doc>>,
+    free: Vec<u32>,
+    slots: HashMap<String, u32>,
+    total_len: u64,
+}
+
+impl Lexical {
+    /// Adds or replaces a post's text.
+    pub fn insert(&mut self, id: &str, text: &str, expires_at_ms: Option<i64>) {
+        self.remove_many([id]);
+        let mut freqs: HashMap<u32, u32> = HashMap::new();
+        let mut len = 0u32;
+        for token in tokens(text) {
+            len += 1;
+            let next = self.postings.len() as u32;
+            let term = *self.vocabulary.entry(token.into()).or_insert(next);
+            if term == next {
+                self.postings.push(Vec::new());
+            }
+            *freqs.entry(term).or_default() += 1;
+        }
+        let slot = self.free.pop().unwrap_or(self.docs.len() as u32);
+        for (&term, &freq) in &freqs {
+            self.postings[term as usize].push(Posting { slot, freq });
+        }
+        let doc = Doc {
+            id: id.to_owned(),
+            len,
+            expires_at_ms,
+            terms: freqs.into_keys().collect(),
+        };
+        match self.docs.get_mut(slot as usize) {
+            Some(free) => *free = Some(doc),
+            None => self.docs.push(Some(doc)),
+        }
+        self.slots.insert(id.to_owned(), slot);
+        self.total_len += u64::from(len);
+    }
+
+    /// Removes posts; each postings list they were in is rewritten once.
+    pub fn remove_many<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
+        let mut gone = HashSet::new();
+        let mut touched = HashSet::new();
+        for id in ids {
+            let Some(slot) = self.slots.remove(id) else {
+                continue;
+            };
+            if let Some(doc) = self.docs[slot as usize].take() {
+                self.total_len -= u64::from(doc.len);
+                touched.extend(doc.terms.iter().copied());
+            }
+            gone.insert(slot);
+            self.free.push(slot);
+        }
+        for term in touched {
+            self.postings[term as usize].retain(|p| !gone.contains(&p.slot));
+        }
+    }
+
+    /// Ids of up to `limit` posts live at `now_ms` containing any of `terms`
+    /// (lower-case keywords), best BM25 score first.
+    pub fn search(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<String> {
+        let n = self.slots.len() as f32;
+        if n == 0.0 || limit == 0 {
+            return Vec::new();
+        }
+        let avg_len = self.total_len as f32 / n;
+        let mut scores = vec![0f32; self.docs.len()];
+        let mut matched = Vec::new();
+        let mut seen = HashSet::new();
+        for term in terms {
+            let Some(&id) = self.vocabulary.get(term.as_str()) else {
+                continue;
+            };
+            if !seen.insert(id) {
+                continue;
+            }
+            let postings = &self.postings[id as usize];
+            let df = postings.len() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for p in postings {
+                let Some(doc) = &self.docs[p.slot as usize] else {
+                    continue;
+                };
+                let (tf, len) = (p.freq as f32, doc.len as f32);
+                let score = &mut scores[p.slot as usize];
+                if *score == 0.0 {
+                    matched.push(p.slot);
+                }
+                *score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
+            }
+        }
+        let mut ranked: Vec<(f32, u32)> = matched
+            .into_iter()
+            .filter(|&slot| self.is_live(slot, now_ms))
+            .map(|slot| (scores[slot as usize], slot))
+            .collect();
+        let best_first = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        if ranked.len() > limit {
+            ranked.select_nth_unstable_by(limit - 1, best_first);
+            ranked.truncate(limit);
+        }
+        ranked.sort_unstable_by(best_first);
+        ranked
+            .into_iter()
+            .filter_map(|(_, slot)| self.docs[slot as usize].as_ref().map(|d| d.id.clone()))
+            .collect()
+    }
+
+    fn is_live(&self, slot: u32, now_ms: i64) -> bool {
+        self.docs[slot as usize]
+            .as_ref()
+            .is_some_and(|d| d.expires_at_ms.is_none_or(|e| e > now_ms))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn index(posts: &[(&str, &str)]) -> Lexical {
+        let mut index = Lexical::default();
+        for (id, text) in posts {
+            index.insert(id, text, None);
+        }
+        index
+    }
+
+    #[test]
+    fn rare_terms_and_repeated_matches_rank_first() {
+        let index = index(&[
+            ("common", "the deployment of the service"),
+            ("rare", "kubernetes deployment"),
+            ("twice", "kubernetes kubernetes deployment"),
+            ("none", "lunch near the station"),
+        ]);
+        let found = index.search(&terms(&["kubernetes", "deployment"]), 0, 10);
+        assert_eq!(found, ["twice", "rare", "common"]);
+    }
+
+    #[test]
+    fn case_and_punctuation_do_not_matter() {
+        let index = index(&[("a", "CI/CD Pipeline: GitHub-Actions")]);
+        assert_eq!(index.search(&terms(&["pipeline", "actions"]), 0, 10), ["a"]);
+    }
+
+    #[test]
+    fn replaced_removed_and_expired_posts_are_not_found() {
+        let mut index = index(&[("a", "old text about kafka"), ("b", "kafka consumer")]);
+        index.insert("a", "new text about redis", None);
+        assert_eq!(index.search(&terms(&["kafka"]), 0, 10), ["b"]);
+        assert_eq!(index.search(&terms(&["redis"]), 0, 10), ["a"]);
+        index.insert("c", "kafka broker", Some(1_000));
+        assert_eq!(index.search(&terms(&["kafka"]), 999, 10).len(), 2);
+        assert_eq!(index.search(&terms(&["kafka"]), 1_000, 10), ["b"]);
+        index.remove_many(["b", "missing"]);
+        assert!(
+            index
+                .search(&terms(&["kafka"]), 0, 10)
+                .contains(&"c".to_string())
+        );
+        assert!(
+            !index
+                .search(&terms(&["kafka"]), 0, 10)
+                .contains(&"b".to_string())
+        );
+        // The freed slot is reused without mixing up postings.
+        index.insert("d", "terraform module", None);
+        assert_eq!(index.search(&terms(&["terraform"]), 0, 10), ["d"]);
+        assert!(
+            !index
+                .search(&terms(&["kafka"]), 0, 10)
+                .contains(&"d".to_string())
+        );
+    }
+
+    #[test]
+    fn the_limit_keeps_the_best() {
+        let mut index = Lexical::default();
+        for i in 0..100 {
+            let text = if i == 42 {
+                "helm helm helm chart"
+            } else {
+                "helm chart"
+            };
+            index.insert(&format!("p{i}"), text, None);
+        }
+        let found = index.search(&terms(&["helm"]), 0, 5);
+        assert_eq!(found.len(), 5);
+        assert_eq!(found[0], "p42");
+    }
+}
