@@ -37,7 +37,10 @@ impl Service {
             std::process::id(),
             rand_suffix()
         ));
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"));
+        // BENCH_SERVICE_BIN: another build of the service, for A/B comparisons.
+        let bin = std::env::var("BENCH_SERVICE_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_linkup-suggestions").to_owned());
+        let mut cmd = Command::new(bin);
         cmd.env_clear()
             .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
             .env("LINKUP__POSTS__DB_PATH", &db)

@@ -6,6 +6,11 @@ use std::{path::Path, process::ExitCode, time::Duration};
 
 use linkup_suggestions::{App, settings::Settings, telemetry};
 
+/// jemalloc: the service allocates many small, short-lived buffers (JSON,
+/// HTTP) across threads; see BENCHMARKS.md for what it changed.
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let settings = match Settings::load(Path::new("config")) {

@@ -28,6 +28,7 @@ use crate::{
 pub struct Args<'a> {
     pub llm: &'a AzureOpenAi,
     pub conn: &'a McpConnection,
+    pub tools: &'a prompt::OfferedTools,
     pub session: &'a Session,
     pub input: &'a RunInput,
     pub events: &'a Emitter,
@@ -46,18 +47,11 @@ fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::
 /// Runs the graph; an LLM failure ends it with that error.
 pub async fn run(a: Args<'_>) -> Result<RunState, LlmError> {
     let has_token = a.input.graph_token.is_some();
-    let offered: Vec<_> = a
-        .conn
-        .tools()
-        .iter()
-        .filter(|t| has_token || t.name != "search_m365")
-        .cloned()
-        .collect();
     let ctx = RunCtx {
         llm: a.llm,
         conn: a.conn,
         session: a.session,
-        tools: prompt::tool_definitions(&offered),
+        tools: a.tools.for_caller(has_token),
         max_tool_calls: a.settings.max_tool_calls_per_round,
         llm_deadline: llm_deadline(a.input.arrived, a.settings.timeout_ms),
         events: a.events.clone(),

@@ -114,7 +114,7 @@ impl<'a, S: Send> Graph<'a, S> {
             let report = node.run(state).instrument(span.clone()).await?;
             let elapsed_ms = started.elapsed().as_millis() as u64;
             span.record("elapsed_ms", elapsed_ms);
-            span.in_scope(|| tracing::info!(tool_calls = ?report.tool_calls, "node done"));
+            span.in_scope(|| tracing::debug!(tool_calls = ?report.tool_calls, "node done"));
             observe(
                 &Step {
                     node: current,

@@ -23,11 +23,10 @@ impl<'c> Node<RunState> for LlmCall<'c> {
     fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, GraphError>> {
         Box::pin(async move {
             let ctx = self.0;
-            let format = prompt::response_format();
             let options = ChatOptions {
                 max_tokens: Some(800),
-                tools: &ctx.tools,
-                response_format: Some(&format),
+                tools: ctx.tools,
+                response_format: Some(prompt::response_format()),
             };
             let span = tracing::info_span!(
                 "chat",

@@ -63,6 +63,8 @@ pub struct Orchestrator {
     deps: Arc<ToolDeps>,
     /// The process's MCP connection to the tools.
     conn: Arc<McpConnection>,
+    /// The connection's tools as chat functions.
+    tools: prompt::OfferedTools,
     fallback_slots: tokio::sync::Semaphore,
     settings: AgentSettings,
     circuit: Circuit,
@@ -76,6 +78,7 @@ impl Orchestrator {
         );
         Self {
             deps,
+            tools: prompt::OfferedTools::new(conn.tools()),
             conn,
             settings,
             circuit,
@@ -168,6 +171,7 @@ impl Orchestrator {
         let agent = agent_graph::run(agent_graph::Args {
             llm: &self.deps.llm,
             conn,
+            tools: &self.tools,
             session,
             input,
             events,

@@ -1,6 +1,8 @@
 //! What the model is told: the system prompt, the post as quoted data, the
 //! tool definitions from MCP `tools/list`, and the final answer's JSON schema.
 
+use std::sync::LazyLock;
+
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 
@@ -39,9 +41,8 @@ pub fn user(text: &str, tags: &[String], category: Option<&str>) -> ChatMessage 
 }
 
 /// MCP tools as chat function definitions.
-pub fn tool_definitions(tools: &[Tool]) -> Vec<ToolDefinition> {
+fn tool_definitions<'a>(tools: impl Iterator<Item = &'a Tool>) -> Vec<ToolDefinition> {
     tools
-        .iter()
         .map(|t| ToolDefinition {
             kind: "function",
             function: FunctionDefinition {
@@ -53,16 +54,43 @@ pub fn tool_definitions(tools: &[Tool]) -> Vec<ToolDefinition> {
         .collect()
 }
 
-/// Structured output of the final answer.
-pub fn response_format() -> Value {
-    json!({ "type": "json_schema", "json_schema": { "name": "suggestions", "strict": true, "schema": {
-        "type": "object",
-        "properties": {
-            "m365": { "type": "array", "items": { "type": "string" } },
-            "posts": { "type": "array", "items": { "type": "string" } },
-            "actionHint": { "type": ["string", "null"] }
-        },
-        "required": ["m365", "posts", "actionHint"],
-        "additionalProperties": false
-    }}})
+/// The MCP tools as chat functions, built once per connection: all of them for
+/// a caller with a Graph token, all but `search_m365` for one without.
+pub struct OfferedTools {
+    with_m365: Vec<ToolDefinition>,
+    without_m365: Vec<ToolDefinition>,
+}
+
+impl OfferedTools {
+    pub fn new(tools: &[Tool]) -> Self {
+        Self {
+            with_m365: tool_definitions(tools.iter()),
+            without_m365: tool_definitions(tools.iter().filter(|t| t.name != "search_m365")),
+        }
+    }
+
+    pub fn for_caller(&self, has_graph_token: bool) -> &[ToolDefinition] {
+        if has_graph_token {
+            &self.with_m365
+        } else {
+            &self.without_m365
+        }
+    }
+}
+
+/// Structured output of the final answer (built once).
+pub fn response_format() -> &'static Value {
+    static FORMAT: LazyLock<Value> = LazyLock::new(|| {
+        json!({ "type": "json_schema", "json_schema": { "name": "suggestions", "strict": true, "schema": {
+            "type": "object",
+            "properties": {
+                "m365": { "type": "array", "items": { "type": "string" } },
+                "posts": { "type": "array", "items": { "type": "string" } },
+                "actionHint": { "type": ["string", "null"] }
+            },
+            "required": ["m365", "posts", "actionHint"],
+            "additionalProperties": false
+        }}})
+    });
+    &FORMAT
 }

@@ -49,7 +49,7 @@ pub struct RunCtx<'a> {
     pub llm: &'a AzureOpenAi,
     pub conn: &'a McpConnection,
     pub session: &'a Session,
-    pub tools: Vec<ToolDefinition>,
+    pub tools: &'a [ToolDefinition],
     pub max_tool_calls: usize,
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
     pub llm_deadline: Instant,

@@ -116,7 +116,7 @@ async fn execute(
     };
     let key = (name.to_owned(), Value::Object(args.clone()).to_string());
     if let Some(content) = memo.get(&key) {
-        span.in_scope(|| tracing::info!(tool = name, "answered from the run's memo"));
+        span.in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
         return Outcome {
             content: content.clone(),
             ok: true,
@@ -132,12 +132,12 @@ async fn execute(
     span.record("elapsed_ms", elapsed_ms);
     match result {
         Ok(out) if !out.is_error => {
-            let count = serde_json::from_str::<Value>(&out.text)
+            let count = serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&out.text)
                 .ok()
-                .and_then(|v| v.as_array().map(Vec::len))
+                .map(|v| v.len())
                 .unwrap_or(usize::from(!out.text.is_empty()));
             span.record("count", count);
-            span.in_scope(|| tracing::info!(tool = name, count, elapsed_ms, "tool call done"));
+            span.in_scope(|| tracing::debug!(tool = name, count, elapsed_ms, "tool call done"));
             ctx.events.emit(RunEvent::Tool {
                 tool: name.to_owned(),
                 ok: true,

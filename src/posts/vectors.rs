@@ -130,18 +130,19 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
 /// Reciprocal rank fusion of rankings (best first): robust to their different scales.
 pub fn fuse(rankings: &[&[String]], limit: usize) -> Vec<String> {
     const K: f64 = 60.0;
-    let mut scores: Vec<(String, f64)> = Vec::new();
+    let mut scores: HashMap<&str, f64> = HashMap::new();
     for ranking in rankings {
         for (rank, id) in ranking.iter().enumerate() {
-            let score = 1.0 / (K + rank as f64 + 1.0);
-            match scores.iter_mut().find(|(i, _)| i == id) {
-                Some((_, s)) => *s += score,
-                None => scores.push((id.clone(), score)),
-            }
+            *scores.entry(id.as_str()).or_default() += 1.0 / (K + rank as f64 + 1.0);
         }
     }
-    scores.sort_by(|a, b| b.1.total_cmp(&a.1));
-    scores.into_iter().take(limit).map(|(id, _)| id).collect()
+    let mut scores: Vec<(&str, f64)> = scores.into_iter().collect();
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    scores
+        .into_iter()
+        .take(limit)
+        .map(|(id, _)| id.to_owned())
+        .collect()
 }
 
 #[cfg(test)]
