@@ -137,6 +137,10 @@ impl App {
     }
 }
 
+/// Idle keep-alive connections kept per upstream host: enough for 64
+/// concurrent agent runs (4 Graph calls each) without new TLS handshakes.
+const IDLE_CONNECTIONS_PER_HOST: usize = 256;
+
 /// The one upstream HTTP client (connection pool shared by Graph and Azure OpenAI).
 /// No system proxy: upstream URLs are exactly what is configured.
 pub fn http_client() -> reqwest::Result<reqwest::Client> {
@@ -145,6 +149,9 @@ pub fn http_client() -> reqwest::Result<reqwest::Client> {
     reqwest::Client::builder()
         .no_proxy()
         .pool_idle_timeout(Duration::from_secs(90))
+        // Each HTTP/1.1 connection holds ~50 KB of buffers: after a burst, keep
+        // enough for steady load and close the rest (B4).
+        .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST)
         .build()
 }
 
