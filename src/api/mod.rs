@@ -18,6 +18,8 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
+use tokio::time::Instant;
+use tower::util::MapRequestLayer;
 use tower_http::{
     cors::CorsLayer,
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
@@ -67,8 +69,18 @@ pub fn router(state: AppState) -> Router {
     if let Some(cors) = cors(&state.settings.server.cors_origins) {
         app = app.layer(cors);
     }
-    app.with_state(state)
+    // Outermost: the deadline counts from when the request's head was read,
+    // before body, routing and middleware.
+    app.layer(MapRequestLayer::new(|mut req: Request| {
+        req.extensions_mut().insert(Arrived(Instant::now()));
+        req
+    }))
+    .with_state(state)
 }
+
+/// When the request's head was read.
+#[derive(Clone, Copy)]
+pub struct Arrived(pub Instant);
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {
     let origins: Vec<HeaderValue> = origins.iter().filter_map(|o| o.parse().ok()).collect();

@@ -1,20 +1,18 @@
 //! `POST /api/suggestions` and the old `GET /api/posts/{postId}/suggestions`.
 
+use super::{AppState, Arrived, error::ApiError, extract::AppJson, validate};
+use crate::{
+    agent::{Emitter, RunInput},
+    contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
+    settings::Secret,
+};
 use axum::{
-    Json, Router,
+    Extension, Json, Router,
     body::{Body, Bytes},
     extract::{Path, State},
     http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::{get, post},
-};
-use tokio::time::Instant;
-
-use super::{AppState, error::ApiError, extract::AppJson, validate};
-use crate::{
-    agent::{Emitter, RunInput},
-    contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
-    settings::Secret,
 };
 
 pub fn router() -> Router<AppState> {
@@ -31,10 +29,10 @@ pub fn router() -> Router<AppState> {
         (status = 401, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
 pub async fn suggest(
     State(state): State<AppState>,
+    Extension(Arrived(arrived)): Extension<Arrived>,
     headers: HeaderMap,
     AppJson(body): AppJson<SuggestionsRequest>,
 ) -> Result<Response, ApiError> {
-    let arrived = Instant::now();
     let graph_token = bearer_token(&headers)?;
     let req = validate::suggestions(body)?;
     let input = RunInput {
@@ -95,10 +93,10 @@ impl Drop for AbortOnDrop {
     responses((status = 200, body = CombinedSuggestionsResponse), (status = 404, body = ErrorBody)))]
 pub async fn suggest_for_post(
     State(state): State<AppState>,
+    Extension(Arrived(arrived)): Extension<Arrived>,
     Path(post_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let arrived = Instant::now();
     validate::post_id("postId", &post_id)?;
     let graph_token = bearer_token(&headers)?;
     let post = state

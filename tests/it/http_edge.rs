@@ -347,3 +347,29 @@ async fn in_flight_requests_finish_after_shutdown_is_requested() {
     assert_eq!(pending.await.unwrap().unwrap(), 200);
     app.server.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn the_deadline_counts_from_the_request_head_not_from_a_slow_body() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let app = spawn_app().await;
+    let body =
+        json!({"postId": "slow", "text": "How do I rotate the VPN certificate?"}).to_string();
+    let mut tcp = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    let head = format!(
+        "POST /api/suggestions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    tcp.write_all(body.as_bytes()).await.unwrap();
+    let mut raw = String::new();
+    tcp.read_to_string(&mut raw).await.unwrap();
+    let json_start = raw.find("\r\n\r\n").unwrap() + 4;
+    let res: Value = serde_json::from_str(&raw[json_start..]).unwrap();
+    let elapsed = res["meta"]["elapsedMs"].as_u64().unwrap();
+    assert!(
+        elapsed >= 400,
+        "elapsedMs {elapsed} misses the body's 400 ms"
+    );
+}
