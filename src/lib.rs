@@ -8,7 +8,7 @@
 //! - [`tools`]: the MCP server and its tools, reached over an in-process duplex.
 //! - [`llm`]: Azure OpenAI client (chat, embeddings).
 //! - [`msgraph`]: Microsoft Graph search client.
-//! - [`posts`]: the post index (SQLite FTS5 + vectors).
+//! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
 //! - [`telemetry`]: tracing subscriber set-up.
 
 pub mod agent;
