@@ -28,6 +28,7 @@ use support::{
 struct Service {
     child: Child,
     addr: String,
+    db: std::path::PathBuf,
 }
 
 impl Service {
@@ -65,7 +66,7 @@ impl Service {
         };
         // Drain the logs, as a log shipper would.
         std::thread::spawn(move || for _ in lines {});
-        Self { child, addr }
+        Self { child, addr, db }
     }
 
     fn url(&self, path: &str) -> String {
@@ -94,6 +95,11 @@ impl Drop for Service {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.db.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
