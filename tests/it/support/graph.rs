@@ -8,7 +8,7 @@
 use std::{
     net::SocketAddr,
     sync::{Arc, Mutex},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use axum::{
@@ -116,6 +116,8 @@ struct Script {
     failing_queries: Vec<(String, u16)>,
     in_flight: usize,
     max_in_flight: usize,
+    /// Answers delayed, and how much longer than asked their timers slept.
+    oversleep: (usize, Duration),
 }
 
 /// Handle of a running fake; clones share it.
@@ -169,6 +171,11 @@ impl FakeGraph {
     /// The most requests that were in progress at once.
     pub fn max_in_flight(&self) -> usize {
         self.script.lock().unwrap().max_in_flight
+    }
+
+    /// Answers delayed so far, and their timers' total sleep beyond the delay asked.
+    pub fn oversleep(&self) -> (usize, Duration) {
+        self.script.lock().unwrap().oversleep
     }
 
     pub fn received(&self) -> Vec<Received> {
@@ -273,7 +280,14 @@ async fn search(
         Behavior::Normal => {}
         Behavior::Status(code) => return error(code, "generalException", "An error occurred"),
         Behavior::Hang => std::future::pending::<()>().await,
-        Behavior::Delay(d) => tokio::time::sleep(d).await,
+        Behavior::Delay(d) => {
+            let slept = Instant::now();
+            tokio::time::sleep(d).await;
+            let over = slept.elapsed().saturating_sub(d);
+            let mut s = script.lock().unwrap();
+            s.oversleep.0 += 1;
+            s.oversleep.1 += over;
+        }
         Behavior::Malformed => {
             return (StatusCode::OK, "{\"value\": [{\"hitsContainers\": ").into_response();
         }

@@ -10,7 +10,7 @@ use std::{
     collections::VecDeque,
     net::SocketAddr,
     sync::{Arc, Mutex},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use axum::{
@@ -76,6 +76,8 @@ struct Script {
     no_record: bool,
     embed: Option<EmbedBehavior>,
     received: Vec<Received>,
+    /// Chat answers delayed, and how much longer than asked their timers slept.
+    oversleep: (usize, Duration),
 }
 
 /// Handle of a running fake; clones share it.
@@ -130,6 +132,11 @@ impl FakeOpenAi {
     /// Stops recording requests (keeps the byte counters).
     pub fn stop_recording(&self) {
         self.script.lock().unwrap().no_record = true;
+    }
+
+    /// Chat answers delayed so far, and their timers' total sleep beyond the latency asked.
+    pub fn chat_oversleep(&self) -> (usize, Duration) {
+        self.script.lock().unwrap().oversleep
     }
 
     /// Bytes of chat completion bodies answered so far.
@@ -236,7 +243,12 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         (step, s.chat_latency)
     };
     if !latency.is_zero() {
+        let slept = Instant::now();
         tokio::time::sleep(latency).await;
+        let over = slept.elapsed().saturating_sub(latency);
+        let mut s = script.lock().unwrap();
+        s.oversleep.0 += 1;
+        s.oversleep.1 += over;
     }
     let stock = ChatStep::Reply("Start with the onboarding guide on SharePoint.".into());
     let (content, calls): (Value, Vec<(&str, String)>) = match step.unwrap_or(stock) {
