@@ -463,7 +463,14 @@ fn main() {
             rows.push(b1(&http, n).await);
         }
         if want("B2") {
-            rows.push(b2(&http, if quick { 64 } else { 640 }, if quick { 2 } else { 20 }).await);
+            rows.push(
+                b2(
+                    &http,
+                    if quick { 64 } else { 640 },
+                    if quick { 2 } else { 20 },
+                )
+                .await,
+            );
         }
         if want("B3") {
             rows.push(b3(&http, big, false).await);

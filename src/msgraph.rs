@@ -68,13 +68,18 @@ pub struct GraphSearch {
 #[derive(Clone)]
 pub struct GraphClient {
     http: reqwest::Client,
-    endpoint: String,
+    /// Parsed once (None only for a base URL the settings would have rejected).
+    endpoint: Option<reqwest::Url>,
     timeout: Duration,
 }
 
 impl GraphClient {
     pub fn new(http: reqwest::Client, base_url: &str, timeout: Duration) -> Self {
-        let endpoint = format!("{}/v1.0/search/query", base_url.trim_end_matches('/'));
+        let endpoint = reqwest::Url::parse(&format!(
+            "{}/v1.0/search/query",
+            base_url.trim_end_matches('/')
+        ))
+        .ok();
         Self {
             http,
             endpoint,
@@ -114,9 +119,10 @@ impl GraphClient {
             "from": 0,
             "size": PAGE_SIZE,
         }]});
+        let endpoint = self.endpoint.clone().ok_or(GraphError::Connect)?;
         let response = self
             .http
-            .post(&self.endpoint)
+            .post(endpoint)
             .bearer_auth(token)
             .timeout(self.timeout)
             .json(&body)

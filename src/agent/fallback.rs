@@ -102,12 +102,7 @@ async fn call(
     args: Value,
 ) {
     let started = Instant::now();
-    let span = tracing::info_span!(
-        "execute_tool",
-        tool,
-        elapsed_ms = tracing::field::Empty,
-        ok = tracing::field::Empty
-    );
+    let span = tracing::info_span!("execute_tool", gen_ai.tool.name = tool);
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -117,7 +112,6 @@ async fn call(
         .instrument(span.clone())
         .await;
     let elapsed_ms = started.elapsed().as_millis() as u64;
-    span.record("elapsed_ms", elapsed_ms);
     let count = match &result {
         Ok(out) if !out.is_error => serde_json::from_str::<Value>(&out.text)
             .ok()
@@ -139,10 +133,9 @@ async fn call(
     };
     match result {
         Ok(out) if !out.is_error => {
-            span.record("ok", true);
+            span.in_scope(|| tracing::debug!(tool, count, elapsed_ms, "tool call done"));
         }
         Ok(_) => {
-            span.record("ok", false);
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
             let c = session.snapshot();
@@ -152,7 +145,6 @@ async fn call(
             }
         }
         Err(e) => {
-            span.record("ok", false);
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "mcp_error", error.message = %e, "tool call failed");
             session.mark_unavailable(source, "mcp_call_failed");

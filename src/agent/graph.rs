@@ -105,16 +105,12 @@ impl<'a, S: Send> Graph<'a, S> {
                 .nodes
                 .get(current)
                 .ok_or(GraphError::UnknownNode(current))?;
-            let span = tracing::info_span!(
-                "node",
-                node = current,
-                step,
-                elapsed_ms = tracing::field::Empty
-            );
+            let span = tracing::info_span!("node", node = current, step);
             let report = node.run(state).instrument(span.clone()).await?;
             let elapsed_ms = started.elapsed().as_millis() as u64;
-            span.record("elapsed_ms", elapsed_ms);
-            span.in_scope(|| tracing::debug!(tool_calls = ?report.tool_calls, "node done"));
+            span.in_scope(
+                || tracing::debug!(elapsed_ms, tool_calls = ?report.tool_calls, "node done"),
+            );
             observe(
                 &Step {
                     node: current,

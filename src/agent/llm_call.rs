@@ -31,9 +31,7 @@ impl<'c> Node<RunState> for LlmCall<'c> {
             let span = tracing::info_span!(
                 "chat",
                 gen_ai.operation.name = "chat",
-                round = state.llm_calls + 1,
-                gen_ai.usage.input_tokens = tracing::field::Empty,
-                gen_ai.usage.output_tokens = tracing::field::Empty
+                round = state.llm_calls + 1
             );
             let call = ctx
                 .llm
@@ -51,8 +49,13 @@ impl<'c> Node<RunState> for LlmCall<'c> {
                 }
             };
             if let Some(u) = response.usage {
-                span.record("gen_ai.usage.input_tokens", u.prompt_tokens);
-                span.record("gen_ai.usage.output_tokens", u.completion_tokens);
+                span.in_scope(|| {
+                    tracing::debug!(
+                        gen_ai.usage.input_tokens = u.prompt_tokens,
+                        gen_ai.usage.output_tokens = u.completion_tokens,
+                        "chat done"
+                    );
+                });
                 state.usage.prompt_tokens += u.prompt_tokens;
                 state.usage.completion_tokens += u.completion_tokens;
             }

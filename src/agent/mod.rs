@@ -100,8 +100,7 @@ impl Orchestrator {
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
         let run_id = uuid::Uuid::new_v4().to_string();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
-        let span =
-            tracing::info_span!("invoke_agent", run_id = %run_id, path = tracing::field::Empty);
+        let span = tracing::info_span!("invoke_agent", run_id = %run_id);
         let session = Session::new(
             input.graph_token.clone(),
             input.post_id.clone(),
@@ -118,7 +117,6 @@ impl Orchestrator {
             outcome.degraded.push("deadline".to_owned());
         }
         let path = outcome.path.unwrap_or(RunPath::Partial);
-        span.record("path", format!("{path:?}").to_lowercase());
         let response = response::build(response::Parts {
             session: &session,
             has_token: input.graph_token.is_some(),

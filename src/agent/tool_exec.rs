@@ -79,12 +79,7 @@ async fn execute(
 ) -> Outcome {
     let name = call.function.name.as_str();
     let started = Instant::now();
-    let span = tracing::info_span!(
-        "execute_tool",
-        gen_ai.tool.name = name,
-        elapsed_ms = tracing::field::Empty,
-        count = tracing::field::Empty
-    );
+    let span = tracing::info_span!("execute_tool", gen_ai.tool.name = name);
     let fail = |kind: &'static str, content: String| {
         span.in_scope(|| tracing::warn!(tool = name, error.kind = kind, "tool call failed"));
         ctx.events.emit(RunEvent::Tool {
@@ -129,14 +124,12 @@ async fn execute(
         .instrument(span.clone())
         .await;
     let elapsed_ms = started.elapsed().as_millis() as u64;
-    span.record("elapsed_ms", elapsed_ms);
     match result {
         Ok(out) if !out.is_error => {
             let count = serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&out.text)
                 .ok()
                 .map(|v| v.len())
                 .unwrap_or(usize::from(!out.text.is_empty()));
-            span.record("count", count);
             span.in_scope(|| tracing::debug!(tool = name, count, elapsed_ms, "tool call done"));
             ctx.events.emit(RunEvent::Tool {
                 tool: name.to_owned(),

@@ -70,8 +70,9 @@ pub struct AzureOpenAi {
 struct Inner {
     http: reqwest::Client,
     api_key: Option<Secret>,
-    chat_url: Option<String>,
-    embeddings_url: Option<String>,
+    /// Parsed once; None when the endpoint or deployment is not configured.
+    chat_url: Option<reqwest::Url>,
+    embeddings_url: Option<reqwest::Url>,
     dimensions: Option<u32>,
     chat_timeout: Duration,
     embeddings_timeout: Duration,
@@ -85,11 +86,12 @@ impl AzureOpenAi {
             .filter(|e| !e.is_empty())
             .map(|e| e.trim_end_matches('/'));
         let url = |deployment: &str, op: &str| {
-            endpoint.filter(|_| !deployment.is_empty()).map(|e| {
-                format!(
+            endpoint.filter(|_| !deployment.is_empty()).and_then(|e| {
+                reqwest::Url::parse(&format!(
                     "{e}/openai/deployments/{deployment}/{op}?api-version={}",
                     s.api_version
-                )
+                ))
+                .ok()
             })
         };
         Self {
@@ -119,11 +121,7 @@ impl AzureOpenAi {
         messages: &[ChatMessage],
         options: ChatOptions<'_>,
     ) -> Result<ChatResponse, LlmError> {
-        let url = self
-            .inner
-            .chat_url
-            .as_deref()
-            .ok_or(LlmError::Unconfigured)?;
+        let url = self.inner.chat_url.as_ref().ok_or(LlmError::Unconfigured)?;
         let body = ChatRequest {
             messages,
             temperature: 0.0,
@@ -147,7 +145,7 @@ impl AzureOpenAi {
         let url = self
             .inner
             .embeddings_url
-            .as_deref()
+            .as_ref()
             .ok_or(LlmError::Unconfigured)?;
         let body = EmbeddingsRequest {
             input: inputs,
@@ -164,7 +162,7 @@ impl AzureOpenAi {
 
     async fn post<B: Serialize, R: DeserializeOwned>(
         &self,
-        url: &str,
+        url: &reqwest::Url,
         body: &B,
         timeout: Duration,
     ) -> Result<R, LlmError> {
@@ -177,7 +175,7 @@ impl AzureOpenAi {
         let response = self
             .inner
             .http
-            .post(url)
+            .post(url.clone())
             .header("api-key", key)
             .timeout(timeout)
             .json(body)
