@@ -194,13 +194,28 @@ impl PostIndex {
                 }
             };
             let full = batch.len() == EMBED_BATCH;
-            for ((id, text, expires), vector) in batch.into_iter().zip(vectors) {
-                let (store, v) = (self.store.clone(), vector.clone());
-                let (sid, stext) = (id.clone(), text);
-                if let Ok(true) = blocking(move || store.set_embedding(&sid, &stext, &v)).await {
-                    if let Ok(mut set) = self.vectors.write() {
-                        set.insert(id, expires, vector);
-                    }
+            let store = self.store.clone();
+            let Ok((batch, vectors, stored)) = blocking(move || {
+                let items: Vec<(&str, &str, &[f32])> = batch
+                    .iter()
+                    .zip(&vectors)
+                    .map(|((id, text, _), v)| (id.as_str(), text.as_str(), v.as_slice()))
+                    .collect();
+                let stored = store.set_embeddings(&items)?;
+                Ok((batch, vectors, stored))
+            })
+            .await
+            else {
+                return done;
+            };
+            if let Ok(mut set) = self.vectors.write() {
+                for (((id, _, expires), vector), _) in batch
+                    .into_iter()
+                    .zip(vectors)
+                    .zip(stored)
+                    .filter(|(_, stored)| *stored)
+                {
+                    set.insert(id, expires, vector);
                     done += 1;
                 }
             }

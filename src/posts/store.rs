@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS posts (
     embedding   BLOB
 );
 CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
+-- The embedding backlog: found without scanning the embedded posts.
+CREATE INDEX IF NOT EXISTS posts_unembedded ON posts(rowid) WHERE embedding IS NULL;
 DROP TRIGGER IF EXISTS posts_ai;
 DROP TRIGGER IF EXISTS posts_ad;
 DROP TRIGGER IF EXISTS posts_au;
@@ -238,19 +240,28 @@ impl Store {
         })
     }
 
-    /// Stores a vector, unless the post's text changed since it was read.
-    pub fn set_embedding(
+    /// Stores vectors in one transaction, each unless its post's text changed
+    /// since it was read; returns for each whether it was stored.
+    pub fn set_embeddings(
         &self,
-        id: &str,
-        search_text: &str,
-        vector: &[f32],
-    ) -> Result<bool, PostIndexError> {
-        let blob: Vec<u8> = vector.iter().flat_map(|f| f.to_le_bytes()).collect();
+        items: &[(&str, &str, &[f32])],
+    ) -> Result<Vec<bool>, PostIndexError> {
         self.write(|c| {
-            Ok(c.execute(
-                "UPDATE posts SET embedding = ?3 WHERE id = ?1 AND search_text = ?2",
-                params![id, search_text, blob],
-            )? > 0)
+            let tx = c.transaction()?;
+            let stored = {
+                let mut update = tx.prepare_cached(
+                    "UPDATE posts SET embedding = ?3 WHERE id = ?1 AND search_text = ?2",
+                )?;
+                items
+                    .iter()
+                    .map(|(id, search_text, vector)| {
+                        let blob: Vec<u8> = vector.iter().flat_map(|f| f.to_le_bytes()).collect();
+                        Ok(update.execute(params![id, search_text, blob])? > 0)
+                    })
+                    .collect::<rusqlite::Result<Vec<bool>>>()?
+            };
+            tx.commit()?;
+            Ok(stored)
         })
     }
 }
@@ -259,4 +270,59 @@ fn decode(blob: &[u8]) -> Vec<f32> {
     blob.chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(id: &str, text: &str) -> StoredPost {
+        StoredPost {
+            post: PostSummary {
+                id: id.into(),
+                author_id: "u".into(),
+                author_name: "Kim".into(),
+                text: text.into(),
+                tags: Vec::new(),
+                lat: 0.0,
+                lng: 0.0,
+                mode: "online".into(),
+                category: None,
+                created_at: "2026-11-01T00:00:00Z".into(),
+                expires_at: None,
+                interested_count: 0,
+                join_count: 0,
+            },
+            search_text: text.into(),
+            expires_at_ms: None,
+        }
+    }
+
+    #[test]
+    fn a_vector_computed_for_an_older_text_is_not_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        store
+            .upsert(&[stored("a", "first text"), stored("b", "other post")])
+            .unwrap();
+        let pending = store.pending_embeddings(10).unwrap();
+        assert_eq!(pending.len(), 2);
+        // "a" is edited after its text was read for embedding.
+        store.upsert(&[stored("a", "edited text")]).unwrap();
+
+        let v = [0.5_f32; 4];
+        let done = store
+            .set_embeddings(&[("a", "first text", &v), ("b", "other post", &v)])
+            .unwrap();
+        assert_eq!(done, vec![false, true]);
+        let still: Vec<String> = store
+            .pending_embeddings(10)
+            .unwrap()
+            .into_iter()
+            .map(|(id, text, _)| format!("{id}:{text}"))
+            .collect();
+        assert_eq!(still, vec!["a:edited text"]);
+        let ids: Vec<String> = store.vectors().unwrap().into_iter().map(|v| v.0).collect();
+        assert_eq!(ids, vec!["b"]);
+    }
 }

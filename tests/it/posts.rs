@@ -82,42 +82,18 @@ async fn batch_upserts_many_posts_and_names_the_bad_item() {
             p
         })
         .collect();
-    let res = app
-        .http
-        .post(app.url("/api/posts/batch"))
-        .json(&json!({"posts": posts}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200);
     assert_eq!(
-        res.json::<Value>().await.unwrap(),
-        json!({"created": 1000, "updated": 0})
+        app.post_batch(&posts).await,
+        (200, json!({"created": 1000, "updated": 0}))
     );
     let mut again = posts[..2].to_vec();
     again[1]["text"] = json!("");
-    let res = app
-        .http
-        .post(app.url("/api/posts/batch"))
-        .json(&json!({"posts": again}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 400);
-    assert_eq!(
-        res.json::<Value>().await.unwrap()["error"]["field"],
-        "posts[1].text"
-    );
+    let (status, body) = app.post_batch(&again).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["error"]["field"], "posts[1].text");
     let mut too_many = posts.clone();
     too_many.push(posts[0].clone());
-    let res = app
-        .http
-        .post(app.url("/api/posts/batch"))
-        .json(&json!({"posts": too_many}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 400);
+    assert_eq!(app.post_batch(&too_many).await.0, 400);
 }
 
 #[tokio::test]
@@ -257,6 +233,38 @@ async fn with_embeddings_down_lexical_search_still_works_and_posts_are_embedded_
         post_ids(&body),
         vec!["p-car"],
         "found by meaning once embedded"
+    );
+}
+
+#[tokio::test]
+async fn a_backlog_of_several_embedding_batches_is_embedded_in_full() {
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        ..Default::default()
+    })
+    .await;
+    // 150 posts: three calls to the embeddings deployment (64 inputs each at most).
+    let posts: Vec<Value> = (0..150)
+        .map(|i| {
+            let text = if i == 149 {
+                "Anyone driving to the campus? Looking for a carpool".to_owned()
+            } else {
+                format!("post number {i} about the quarterly budget review")
+            };
+            let mut p = post_body(&text, &[]);
+            p["id"] = json!(format!("b-{i}"));
+            p
+        })
+        .collect();
+    assert_eq!(app.post_batch(&posts).await.0, 200);
+    wait_until_embedded(&app, 150).await;
+    let (_, body) = app
+        .suggest(json!({"postId": "p-x", "text": "automobile"}), None)
+        .await;
+    assert_eq!(
+        post_ids(&body).first().map(String::as_str),
+        Some("b-149"),
+        "the last batch's post is found by meaning: {body}"
     );
 }
 

@@ -141,6 +141,19 @@ impl TestApp {
         let status = res.status().as_u16();
         (status, res.json().await.unwrap_or(Value::Null))
     }
+
+    /// `POST /api/posts/batch`; returns (status, body).
+    pub async fn post_batch(&self, posts: &[Value]) -> (u16, Value) {
+        let res = self
+            .http
+            .post(self.url("/api/posts/batch"))
+            .json(&serde_json::json!({ "posts": posts }))
+            .send()
+            .await
+            .expect("post batch");
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
 }
 
 /// A valid post body with this text, expiring in a year.
