@@ -2,7 +2,7 @@
 //! `search_posts` in parallel, then `generate_action_hint` over what was found.
 
 use serde_json::{Map, Value, json};
-use tokio::time::Instant;
+use tokio::{sync::Semaphore, time::Instant};
 use tracing::Instrument;
 
 use super::{
@@ -20,19 +20,24 @@ const BROAD_TERMS: usize = 8;
 const PRECISE_TERMS: usize = 3;
 
 /// Runs the fallback tools; results land in the session. `posts_done` when
-/// the posts search already ran (started beside the agent).
+/// a posts search of this request already finished (the model's). The
+/// Microsoft 365 searches and the hint each wait for one of `slots`.
 pub(super) async fn run(
     conn: &McpConnection,
     session: &Session,
     input: &RunInput,
     events: &Emitter,
     posts_done: bool,
+    slots: &Semaphore,
 ) {
     let m365 = async {
         if input.graph_token.is_none() {
             session.mark_unavailable(Source::M365, "m365_no_token");
             return;
         }
+        let Ok(_slot) = slots.acquire().await else {
+            return;
+        };
         let calls = m365_queries(&input.text, &input.tags)
             .into_iter()
             .map(|q| call(conn, session, events, "search_m365", json!({ "query": q })));
@@ -64,6 +69,9 @@ pub(super) async fn run(
         .chain(collected.posts.iter().take(2).map(|(r, _)| r.as_str()))
         .collect();
     if !refs.is_empty() {
+        let Ok(_slot) = slots.acquire().await else {
+            return;
+        };
         call(
             conn,
             session,
@@ -76,12 +84,7 @@ pub(super) async fn run(
 }
 
 /// The posts search of the fallback, with the post text as query.
-pub(super) async fn search_posts(
-    conn: &McpConnection,
-    session: &Session,
-    input: &RunInput,
-    events: &Emitter,
-) {
+async fn search_posts(conn: &McpConnection, session: &Session, input: &RunInput, events: &Emitter) {
     let query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
     call(
         conn,

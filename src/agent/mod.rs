@@ -32,7 +32,7 @@ use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
     llm::LlmError,
     settings::{AgentSettings, Secret},
-    tools::{Session, ToolDeps, connection::McpConnection},
+    tools::{Session, Source, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
 use format_response::Selection;
@@ -115,6 +115,9 @@ impl Orchestrator {
         {
             outcome.path = Some(RunPath::Partial);
             outcome.degraded.push("deadline".to_owned());
+            if !session.posts_searched() {
+                self.posts_by_words(&session, &input).await;
+            }
         }
         let path = outcome.path.unwrap_or(RunPath::Partial);
         let response = response::build(response::Parts {
@@ -163,10 +166,10 @@ impl Orchestrator {
             self.fallback(conn, session, input, events, false).await;
             return;
         }
-        // The posts search starts now, beside the first LLM call: the fallback
-        // (or a deadline) then never waits for it.
-        let presearch = fallback::search_posts(conn, session, input, events);
-        let agent = agent_graph::run(agent_graph::Args {
+        // No posts search of our own here: the model is asked for one, an LLM
+        // failure's fallback makes one if it has not run, and a deadline
+        // without one completes the panel by words (`posts_by_words`).
+        let result = agent_graph::run(agent_graph::Args {
             llm: &self.deps.llm,
             conn,
             tools: &self.tools,
@@ -175,8 +178,8 @@ impl Orchestrator {
             events,
             settings: &self.settings,
             rounds: &outcome.rounds,
-        });
-        let (result, ()) = futures::join!(agent, presearch);
+        })
+        .await;
         match result {
             Ok(state) => {
                 self.circuit.record_success();
@@ -195,17 +198,47 @@ impl Orchestrator {
                     reason: reason.to_owned(),
                 });
                 outcome.path = Some(RunPath::Fallback);
-                self.fallback(conn, session, input, events, true).await;
+                let posts_done = session.posts_searched();
+                self.fallback(conn, session, input, events, posts_done)
+                    .await;
             }
+        }
+    }
+
+    /// At the deadline, when no posts search finished: the posts sharing the
+    /// most words with this one (no upstream call, so it cannot hang), ranked
+    /// by words only (`posts_lexical_only` when ranking by meaning was configured).
+    async fn posts_by_words(&self, session: &Session, input: &RunInput) {
+        let exclude = [input.post_id.clone()];
+        let search = self
+            .deps
+            .posts
+            .search_by_words(&input.text, &exclude, response::MAX_POSTS);
+        match tokio::time::timeout(LATE_READ, search).await {
+            Ok(Ok(posts)) => {
+                session.add_posts(posts);
+                if self.deps.llm.embeddings_configured() {
+                    session.degrade("posts_lexical_only");
+                }
+            }
+            Ok(Err(e)) => {
+                tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
+                session.mark_unavailable(Source::Posts, "posts_index_error");
+            }
+            Err(_) => session.mark_unavailable(Source::Posts, "deadline"),
         }
     }
 }
 
+/// How long a deadline may wait for the posts read from the database.
+const LATE_READ: Duration = Duration::from_millis(20);
+
 impl Orchestrator {
-    /// The fallback, at most [`FALLBACK_SLOTS`] at once: when a burst of runs
-    /// falls back together (an LLM outage), the rest wait for a slot instead of
-    /// oversubscribing the CPU, so every deadline still fires on time and a run
-    /// that got no slot answers with what it has (the posts searched at arrival).
+    /// The fallback. Its Microsoft 365 searches and hint take one of
+    /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
+    /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
+    /// every deadline still fires on time. The posts search takes no slot: it
+    /// is the panel's floor, so a run still waiting at its deadline has posts.
     async fn fallback(
         &self,
         conn: &McpConnection,
@@ -214,10 +247,15 @@ impl Orchestrator {
         events: &Emitter,
         posts_done: bool,
     ) {
-        let Ok(_slot) = self.fallback_slots.acquire().await else {
-            return;
-        };
-        fallback::run(conn, session, input, events, posts_done).await;
+        fallback::run(
+            conn,
+            session,
+            input,
+            events,
+            posts_done,
+            &self.fallback_slots,
+        )
+        .await;
     }
 }
 

@@ -139,6 +139,24 @@ impl PostIndex {
         })
     }
 
+    /// The `limit` live posts sharing the most words with `query`, without
+    /// `exclude`: in memory and SQLite only, no upstream call.
+    pub async fn search_by_words(
+        &self,
+        query: &str,
+        exclude: &[String],
+        limit: usize,
+    ) -> Result<Vec<PostSummary>, PostIndexError> {
+        let now = now_ms();
+        let mut ids = self
+            .store
+            .lexical(&keywords(query), now, limit + exclude.len())?;
+        ids.retain(|id| !exclude.contains(id));
+        ids.truncate(limit);
+        let store = self.store.clone();
+        blocking(move || store.get_many(&ids, now)).await
+    }
+
     /// Semantic ranking, or None when embeddings are unconfigured or failed.
     async fn semantic(&self, query: &str, now: i64, exclude: &[String]) -> Option<Vec<String>> {
         if !self.llm.embeddings_configured() {

@@ -28,7 +28,9 @@ pub(super) async fn run(
     let query = check_query(&args.query)?;
     let mut exclude = vec![session.post_id.clone()];
     exclude.extend(args.exclude_post_id);
-    let found = deps.posts.search(query, &exclude, LIMIT).await.map_err(|e| {
+    let found = deps.posts.search(query, &exclude, LIMIT).await;
+    session.mark_posts_searched();
+    let found = found.map_err(|e| {
         tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
         session.mark_unavailable(Source::Posts, "posts_index_error");
         "post index search failed".to_owned()

@@ -105,6 +105,8 @@ pub struct Session {
     collected: Mutex<Collected>,
     /// Set once the LLM failed in this request: tools then stop calling it.
     llm_disabled: AtomicBool,
+    /// Set once a posts search of this request finished (found or failed).
+    posts_searched: AtomicBool,
 }
 
 impl Session {
@@ -116,6 +118,7 @@ impl Session {
             post_text,
             collected: Mutex::default(),
             llm_disabled: AtomicBool::new(false),
+            posts_searched: AtomicBool::new(false),
         })
     }
 
@@ -138,6 +141,16 @@ impl Session {
     /// Whether tools may call the LLM.
     pub fn llm_allowed(&self) -> bool {
         !self.llm_disabled.load(Ordering::Relaxed)
+    }
+
+    /// Records that a posts search of this request finished.
+    pub fn mark_posts_searched(&self) {
+        self.posts_searched.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a posts search of this request finished.
+    pub fn posts_searched(&self) -> bool {
+        self.posts_searched.load(Ordering::Relaxed)
     }
 
     /// A copy of everything collected so far.

@@ -240,6 +240,76 @@ async fn slow_tools_give_partial_results_by_the_deadline() {
 }
 
 #[tokio::test]
+async fn a_deadline_before_any_posts_search_still_answers_with_posts_found_by_words() {
+    let app = agent_app_with_embeddings(vec![("LINKUP__AGENT__TIMEOUT_MS", "1000".into())]).await;
+    app.graph.files(Behavior::Hang);
+    app.graph.mail(Behavior::Hang);
+    // The model searches Microsoft 365 only, and Graph hangs past the deadline.
+    app.openai.chat([ChatStep::ToolCalls(vec![(
+        "search_m365",
+        json!({"query": "pipeline"}),
+    )])]);
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "partial");
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+    assert!(degraded(&body).contains(&"deadline".to_owned()));
+    assert!(degraded(&body).contains(&"posts_lexical_only".to_owned()));
+}
+
+#[tokio::test]
+async fn when_the_model_searches_posts_the_run_embeds_one_query_not_two() {
+    let app = agent_app_with_embeddings(vec![]).await;
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![(
+            "search_posts",
+            json!({"query": "deployment pipeline"}),
+        )]),
+        final_answer(json!([]), json!(["p1"]), "Ask the platform team."),
+    ]);
+    // The stored post's own embedding first (in the background after ingestion).
+    for _ in 0..100 {
+        if embedding_calls(&app) >= 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let embeds_before = embedding_calls(&app);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(body["meta"]["path"], "agent");
+    assert_eq!(post_ids(&body), vec!["p-77"]);
+    assert_eq!(
+        embedding_calls(&app) - embeds_before,
+        1,
+        "the model's query only"
+    );
+}
+
+/// The agent app with ranking by meaning: one stored post, no Graph corpus.
+async fn agent_app_with_embeddings(env: Vec<(&'static str, String)>) -> TestApp {
+    let app = spawn_app_with(Options {
+        llm: true,
+        embeddings: true,
+        env,
+    })
+    .await;
+    app.put_post(
+        "p-77",
+        post_body("Our deployment pipeline uses GitHub Actions", &["devops"]),
+    )
+    .await;
+    app
+}
+
+fn embedding_calls(app: &TestApp) -> usize {
+    app.openai
+        .received()
+        .iter()
+        .filter(|r| r.path.ends_with("/embeddings"))
+        .count()
+}
+
+#[tokio::test]
 async fn an_identical_repeated_call_is_answered_from_the_memo() {
     let app = agent_app(vec![]).await;
     let call = || ChatStep::ToolCalls(vec![("search_m365", json!({"query": "pipeline"}))]);
