@@ -652,8 +652,9 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
             )
         })
         .collect();
-    // The posts search started at arrival may report before the first node.
-    let first_node = lines.iter().find(|l| l["type"] == "node").unwrap();
+    // Nothing runs before the first LLM round, so it is the first event.
+    let first_node = &lines[0];
+    assert_eq!(first_node["type"], "node");
     assert_eq!(first_node["node"], "llmCall");
     assert_eq!(
         first_node["toolCalls"],
