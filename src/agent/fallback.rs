@@ -1,5 +1,5 @@
-//! The no-LLM path: `search_m365` with keyword queries derived from the post,
-//! `search_posts` in parallel, then `generate_action_hint` over what was found.
+//! The no-LLM path: `search_m365` with keyword queries derived from the post
+//! and `search_posts`, in parallel; the hint is the template over what was found.
 
 use serde_json::{Map, Value, json};
 use tokio::{sync::Semaphore, time::Instant};
@@ -21,7 +21,7 @@ const PRECISE_TERMS: usize = 3;
 
 /// Runs the fallback tools; results land in the session. `posts_done` when
 /// a posts search of this request already finished (the model's). The
-/// Microsoft 365 searches and the hint each wait for one of `slots`.
+/// Microsoft 365 searches wait for one of `slots`.
 pub(super) async fn run(
     conn: &McpConnection,
     session: &Session,
@@ -49,37 +49,12 @@ pub(super) async fn run(
         }
     };
     futures::join!(m365, posts);
-    if session
-        .snapshot()
-        .degraded
-        .iter()
-        .any(|d| d == "mcp_call_failed")
-    {
+    // No `generate_action_hint` call: the fallback runs with the LLM disabled
+    // for this request, so the tool could only write the template hint, which
+    // the response writes from the same top result (`fallback_hint`).
+    if session.has_degraded("mcp_call_failed") {
         // The tools are unreachable: the hint tool is too.
         session.mark_unavailable(Source::ActionHint, "mcp_call_failed");
-        return;
-    }
-
-    let collected = session.snapshot();
-    let refs: Vec<&str> = collected
-        .m365
-        .iter()
-        .take(3)
-        .map(|(r, _)| r.as_str())
-        .chain(collected.posts.iter().take(2).map(|(r, _)| r.as_str()))
-        .collect();
-    if !refs.is_empty() {
-        let Ok(_slot) = slots.acquire().await else {
-            return;
-        };
-        call(
-            conn,
-            session,
-            events,
-            "generate_action_hint",
-            json!({ "refs": refs }),
-        )
-        .await;
     }
 }
 
@@ -116,10 +91,8 @@ async fn call(
         .await;
     let elapsed_ms = started.elapsed().as_millis() as u64;
     let count = match &result {
-        Ok(out) if !out.is_error => serde_json::from_str::<Value>(&out.text)
-            .ok()
-            .and_then(|v| v.as_array().map(Vec::len))
-            .unwrap_or(usize::from(!out.text.is_empty())),
+        Ok(out) if !out.is_error => serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&out.text)
+            .map_or(usize::from(!out.text.is_empty()), |v| v.len()),
         _ => 0,
     };
     let ok = matches!(&result, Ok(out) if !out.is_error);
@@ -141,9 +114,8 @@ async fn call(
         Ok(_) => {
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
-            let c = session.snapshot();
             // search_m365 tools mark their own failures; a partial group failure is not unavailability.
-            if !c.unavailable.contains(&source) && source != Source::M365 {
+            if !session.is_unavailable(source) && source != Source::M365 {
                 session.mark_unavailable(source, &format!("{}_tool_error", source.as_str()));
             }
         }

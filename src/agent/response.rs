@@ -26,9 +26,9 @@ pub(super) struct Parts<'a> {
     pub selection: Option<Selection>,
 }
 
-/// Builds the response from what the session collected.
+/// Builds the response from what the session collected (taken: the run is over).
 pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
-    let c = p.session.snapshot();
+    let c = p.session.take_collected();
     let (m365, posts, model_hint) = match &p.selection {
         Some(s) => (
             s.m365
@@ -44,8 +44,8 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
             s.action_hint.clone(),
         ),
         None => (
-            c.m365.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>(),
-            c.posts.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+            c.m365.into_iter().map(|(_, m)| m).collect::<Vec<_>>(),
+            c.posts.into_iter().map(|(_, p)| p).collect::<Vec<_>>(),
             None,
         ),
     };

@@ -158,6 +158,11 @@ impl Session {
         self.lock().clone()
     }
 
+    /// Everything collected so far, leaving the session empty.
+    pub fn take_collected(&self) -> Collected {
+        std::mem::take(&mut *self.lock())
+    }
+
     /// Adds Microsoft 365 items, merging duplicates (normalised URL, else
     /// case-folded title; the longer description wins). Returns their refs.
     pub fn add_m365(&self, items: Vec<McpSuggestion>) -> Vec<String> {
@@ -201,6 +206,16 @@ impl Session {
 
     pub fn set_hint(&self, hint: Option<String>) {
         self.lock().hint = hint;
+    }
+
+    /// Whether `reason` is among the degradations so far.
+    pub fn has_degraded(&self, reason: &str) -> bool {
+        self.lock().degraded.iter().any(|d| d == reason)
+    }
+
+    /// Whether `source` was marked unavailable.
+    pub fn is_unavailable(&self, source: Source) -> bool {
+        self.lock().unavailable.contains(&source)
     }
 
     /// Records that `source` could not be consulted, with a reason.
