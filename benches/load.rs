@@ -93,6 +93,15 @@ impl Service {
 
 impl Drop for Service {
     fn drop(&mut self) {
+        // SIGTERM first: a graceful exit (and a profiler wrapping the service
+        // writes its data), then SIGKILL if it is still there after 10 s.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         for suffix in ["", "-wal", "-shm"] {
@@ -458,6 +467,12 @@ fn main() {
             .build()
             .expect("client");
         let (n, big) = if quick { (200, 100) } else { (2000, 1000) };
+        // BENCH_REQUESTS: B1/B5's request count (e.g. for instruction counts
+        // under callgrind, from the difference of two counts).
+        let n = std::env::var("BENCH_REQUESTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(n);
         let mut rows = Vec::new();
         if want("B1") {
             rows.push(b1(&http, n).await);

@@ -80,7 +80,7 @@ async fn call(
     args: Value,
 ) {
     let started = Instant::now();
-    let span = tracing::info_span!("execute_tool", gen_ai.tool.name = tool);
+    let span = tracing::debug_span!("execute_tool", gen_ai.tool.name = tool);
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),

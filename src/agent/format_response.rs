@@ -31,7 +31,7 @@ impl<'c> Node<RunState> for FormatResponse<'c> {
 
     fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, GraphError>> {
         Box::pin(async move {
-            let _span = tracing::info_span!("format_response").entered();
+            let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {
                 state.degraded.push("round_cap".into());
                 tracing::warn!(

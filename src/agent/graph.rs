@@ -105,7 +105,7 @@ impl<'a, S: Send> Graph<'a, S> {
                 .nodes
                 .get(current)
                 .ok_or(GraphError::UnknownNode(current))?;
-            let span = tracing::info_span!("node", node = current, step);
+            let span = tracing::debug_span!("node", node = current, step);
             let report = node.run(state).instrument(span.clone()).await?;
             let elapsed_ms = started.elapsed().as_millis() as u64;
             span.in_scope(

@@ -28,11 +28,8 @@ impl<'c> Node<RunState> for LlmCall<'c> {
                 tools: ctx.tools,
                 response_format: Some(prompt::response_format()),
             };
-            let span = tracing::info_span!(
-                "chat",
-                gen_ai.operation.name = "chat",
-                round = state.llm_calls + 1
-            );
+            let round = state.llm_calls + 1;
+            let span = tracing::debug_span!("chat", gen_ai.operation.name = "chat", round);
             let call = ctx
                 .llm
                 .chat(&state.messages, options)
@@ -43,7 +40,9 @@ impl<'c> Node<RunState> for LlmCall<'c> {
             let response = match result {
                 Ok(r) => r,
                 Err(e) => {
-                    span.in_scope(|| tracing::warn!(error.kind = e.kind(), "LLM call failed"));
+                    span.in_scope(|| {
+                        tracing::warn!(round, error.kind = e.kind(), "LLM call failed")
+                    });
                     state.llm_error = Some(e);
                     return Err(GraphError::Node("llm call failed".into()));
                 }

@@ -79,7 +79,7 @@ async fn execute(
 ) -> Outcome {
     let name = call.function.name.as_str();
     let started = Instant::now();
-    let span = tracing::info_span!("execute_tool", gen_ai.tool.name = name);
+    let span = tracing::debug_span!("execute_tool", gen_ai.tool.name = name);
     let fail = |kind: &'static str, content: String| {
         span.in_scope(|| tracing::warn!(tool = name, error.kind = kind, "tool call failed"));
         ctx.events.emit(RunEvent::Tool {
