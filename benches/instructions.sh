@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Instructions the service executes per request in a load scenario, counted by
+# callgrind (valgrind): deterministic to about ±0.3 %, where CPU time on a
+# shared VM varies by ±30 % between runs. Per request = (count at 600 requests
+# − count at 200 requests) / 440 (each count includes start-up, seeding and a
+# warm-up of a tenth of the requests), so start-up cancels out.
+#
+#   benches/instructions.sh B1 [B5 ...]          # this checkout's release build
+#   SERVICE=/path/to/other/build benches/instructions.sh B1
+#
+# Needs valgrind (apt-get install valgrind). Takes ~20 s per scenario.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || { echo "usage: $0 B1 [B5 ...]" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
+
+bench=$(cargo bench --locked --bench load --no-run 2>&1 |
+    grep -o 'target/release/deps/load-[0-9a-f]*' | head -1)
+service=$(realpath "${SERVICE:-target/release/linkup-suggestions}")
+valgrind=$(command -v valgrind)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+count() { # scenario requests -> instructions of the whole service run
+    # The bench starts the service with a cleared environment: absolute paths.
+    printf '#!/bin/sh\nexec %s --tool=callgrind --callgrind-out-file=%s %s "$@" 2>/dev/null\n' \
+        "$valgrind" "$work/out" "$service" >"$work/run.sh"
+    chmod +x "$work/run.sh"
+    BENCH_REQUESTS=$2 BENCH_SERVICE_BIN="$work/run.sh" BENCH_GRACEFUL_STOP=1 \
+        "$bench" "$1" >/dev/null 2>&1
+    awk '/^totals:/ {print $2}' "$work/out"
+}
+
+for scenario in "$@"; do
+    low=$(count "$scenario" 200)
+    high=$(count "$scenario" 600)
+    echo "$scenario $(basename "$service"): $(( (high - low) / 440 / 1000 )) k instructions/request"
+done
