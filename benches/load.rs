@@ -303,8 +303,9 @@ async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
     let (mut single, _, _) = drive(http, &svc, 1, alone).await;
     let (chat1, graph1) = (openai.chat_oversleep(), graph.oversleep());
     // Per request: every chat answer is on the critical path; one of the parallel Graph calls.
-    let oversleep_ms = ((chat1.1 - chat0.1).as_secs_f64() / alone as f64
-        + (graph1.1 - graph0.1).as_secs_f64() / (graph1.0 - graph0.0).max(1) as f64)
+    let oversleep_ms = ((chat1.total - chat0.total).as_secs_f64() / alone as f64
+        + (graph1.total - graph0.total).as_secs_f64()
+            / (graph1.delays - graph0.delays).max(1) as f64)
         * 1000.0;
     let (mut lat, _, _) = drive(http, &svc, 64, n).await;
     let over = p50_over(&mut lat);

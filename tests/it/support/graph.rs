@@ -8,7 +8,7 @@
 use std::{
     net::SocketAddr,
     sync::{Arc, Mutex},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use axum::{
@@ -117,7 +117,7 @@ struct Script {
     in_flight: usize,
     max_in_flight: usize,
     /// Answers delayed, and how much longer than asked their timers slept.
-    oversleep: (usize, Duration),
+    oversleep: super::Oversleep,
 }
 
 /// Handle of a running fake; clones share it.
@@ -174,7 +174,7 @@ impl FakeGraph {
     }
 
     /// Answers delayed so far, and their timers' total sleep beyond the delay asked.
-    pub fn oversleep(&self) -> (usize, Duration) {
+    pub fn oversleep(&self) -> super::Oversleep {
         self.script.lock().unwrap().oversleep
     }
 
@@ -281,12 +281,8 @@ async fn search(
         Behavior::Status(code) => return error(code, "generalException", "An error occurred"),
         Behavior::Hang => std::future::pending::<()>().await,
         Behavior::Delay(d) => {
-            let slept = Instant::now();
-            tokio::time::sleep(d).await;
-            let over = slept.elapsed().saturating_sub(d);
-            let mut s = script.lock().unwrap();
-            s.oversleep.0 += 1;
-            s.oversleep.1 += over;
+            let over = super::delay(d).await;
+            script.lock().unwrap().oversleep.add(over);
         }
         Behavior::Malformed => {
             return (StatusCode::OK, "{\"value\": [{\"hitsContainers\": ").into_response();

@@ -156,6 +156,28 @@ impl TestApp {
     }
 }
 
+/// How much longer than asked a fake's scripted delays slept (its timer's
+/// overshoot: the fake's time, not the service's).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Oversleep {
+    pub delays: usize,
+    pub total: std::time::Duration,
+}
+
+/// A fake's scripted delay: sleeps `d`; returns how much longer the timer slept.
+pub async fn delay(d: std::time::Duration) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    tokio::time::sleep(d).await;
+    started.elapsed().saturating_sub(d)
+}
+
+impl Oversleep {
+    pub fn add(&mut self, over: std::time::Duration) {
+        self.delays += 1;
+        self.total += over;
+    }
+}
+
 /// A valid post body with this text, expiring in a year.
 pub fn post_body(text: &str, tags: &[&str]) -> Value {
     json!({

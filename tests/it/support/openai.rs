@@ -10,7 +10,7 @@ use std::{
     collections::VecDeque,
     net::SocketAddr,
     sync::{Arc, Mutex},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use axum::{
@@ -77,7 +77,7 @@ struct Script {
     embed: Option<EmbedBehavior>,
     received: Vec<Received>,
     /// Chat answers delayed, and how much longer than asked their timers slept.
-    oversleep: (usize, Duration),
+    oversleep: super::Oversleep,
 }
 
 /// Handle of a running fake; clones share it.
@@ -135,7 +135,7 @@ impl FakeOpenAi {
     }
 
     /// Chat answers delayed so far, and their timers' total sleep beyond the latency asked.
-    pub fn chat_oversleep(&self) -> (usize, Duration) {
+    pub fn chat_oversleep(&self) -> super::Oversleep {
         self.script.lock().unwrap().oversleep
     }
 
@@ -243,12 +243,8 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         (step, s.chat_latency)
     };
     if !latency.is_zero() {
-        let slept = Instant::now();
-        tokio::time::sleep(latency).await;
-        let over = slept.elapsed().saturating_sub(latency);
-        let mut s = script.lock().unwrap();
-        s.oversleep.0 += 1;
-        s.oversleep.1 += over;
+        let over = super::delay(latency).await;
+        script.lock().unwrap().oversleep.add(over);
     }
     let stock = ChatStep::Reply("Start with the onboarding guide on SharePoint.".into());
     let (content, calls): (Value, Vec<(&str, String)>) = match step.unwrap_or(stock) {
