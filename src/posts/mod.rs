@@ -121,20 +121,16 @@ impl PostIndex {
         limit: usize,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
-        let mut lexical = self.store.lexical(&keywords(query), now, CANDIDATES)?;
-        let semantic = self.semantic(query, now, exclude).await;
-        lexical.retain(|id| !exclude.contains(id));
-        let (ids, lexical_only) = match semantic {
+        let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
+        let (ids, lexical_only) = match self.semantic(query, now, exclude).await {
             Some(semantic) => (fuse(&[&lexical, &semantic], limit), false),
             None => (
                 lexical.into_iter().take(limit).collect(),
                 self.llm.embeddings_configured(),
             ),
         };
-        let store = self.store.clone();
-        let posts = blocking(move || store.get_many(&ids, now)).await?;
         Ok(PostSearch {
-            posts,
+            posts: self.summaries(ids, now).await?,
             lexical_only,
         })
     }
@@ -148,11 +144,32 @@ impl PostIndex {
         limit: usize,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
         let now = now_ms();
+        let ids = self.by_words(query, now, exclude, limit)?;
+        self.summaries(ids, now).await
+    }
+
+    /// Ids of up to `limit` live posts by text rank (BM25), without `exclude`.
+    fn by_words(
+        &self,
+        query: &str,
+        now: i64,
+        exclude: &[String],
+        limit: usize,
+    ) -> Result<Vec<String>, PostIndexError> {
         let mut ids = self
             .store
             .lexical(&keywords(query), now, limit + exclude.len())?;
         ids.retain(|id| !exclude.contains(id));
         ids.truncate(limit);
+        Ok(ids)
+    }
+
+    /// The live posts with these ids, in this order.
+    async fn summaries(
+        &self,
+        ids: Vec<String>,
+        now: i64,
+    ) -> Result<Vec<PostSummary>, PostIndexError> {
         let store = self.store.clone();
         blocking(move || store.get_many(&ids, now)).await
     }
