@@ -1,26 +1,65 @@
 //! The tracing subscriber: pretty logs in development, JSON in production.
 //! What is logged is decided at the call sites: names, counts, sizes and
-//! timings, never post text, queries, tool outputs, tokens or keys.
+//! timings, never post text, queries, tool outputs, tokens or keys. Crates we
+//! do not own log payloads at their debug and trace levels (rmcp logs every
+//! tool call and result), so they are clamped whatever `RUST_LOG` says.
 
-use tracing_subscriber::{EnvFilter, fmt};
+use tracing::level_filters::LevelFilter;
+use tracing_subscriber::{
+    EnvFilter, Layer, Registry,
+    filter::{FilterExt, Targets},
+    fmt::{self, MakeWriter},
+    layer::SubscriberExt,
+    util::SubscriberInitExt,
+};
 
 use crate::settings::LogSettings;
 
-/// Installs the global subscriber; `RUST_LOG` overrides `log.level`.
+/// The most each payload-logging crate may log: levels whose lines carry
+/// names, errors and counts only (rmcp's warnings dump unexpected messages).
+const CLAMPED: [(&str, LevelFilter); 6] = [
+    ("rmcp", LevelFilter::ERROR),
+    ("hyper", LevelFilter::WARN),
+    ("hyper_util", LevelFilter::WARN),
+    ("reqwest", LevelFilter::WARN),
+    ("h2", LevelFilter::WARN),
+    ("rustls", LevelFilter::WARN),
+];
+
+/// Installs the global subscriber on stdout; `RUST_LOG` overrides `log.level`
+/// (but never lifts the clamps).
 pub fn init(settings: &LogSettings) {
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&settings.level));
-    let builder = fmt().with_env_filter(filter);
-    let result = if settings.format == "json" {
-        builder
-            .json()
+    let directives = std::env::var("RUST_LOG").unwrap_or_else(|_| settings.level.clone());
+    let layer = layer(&settings.format, &directives, std::io::stdout);
+    if let Err(e) = tracing_subscriber::registry().with(layer).try_init() {
+        eprintln!("tracing already initialised: {e}");
+    }
+}
+
+/// The service's log layer: `format` (`json` or `pretty`), the `directives`
+/// (a `tracing` filter such as `info` or `trace`) with the clamps applied,
+/// written to `writer`. Tests capture the logs with it.
+pub fn layer<W>(format: &str, directives: &str, writer: W) -> Box<dyn Layer<Registry> + Send + Sync>
+where
+    W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
+{
+    let wanted = EnvFilter::try_new(directives).unwrap_or_else(|e| {
+        eprintln!("log filter `{directives}` is invalid ({e}); using `info`");
+        EnvFilter::new("info")
+    });
+    let filter = wanted.and(
+        Targets::new()
+            .with_default(LevelFilter::TRACE)
+            .with_targets(CLAMPED),
+    );
+    let fmt = fmt::layer().with_writer(writer);
+    if format == "json" {
+        fmt.json()
             .with_current_span(true)
             .with_span_list(true)
-            .try_init()
+            .with_filter(filter)
+            .boxed()
     } else {
-        builder.try_init()
-    };
-    if let Err(e) = result {
-        eprintln!("tracing already initialised: {e}");
+        fmt.with_filter(filter).boxed()
     }
 }

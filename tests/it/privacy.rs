@@ -71,3 +71,79 @@ async fn graph_token_and_post_text_never_reach_logs_or_the_llm() {
         assert!(!logs.contains(secret), "{secret} appears in the logs");
     }
 }
+
+/// Requests on every path (agent, fallback, NDJSON stream), logged at
+/// `trace` (the test harness uses the service's own log layer at `trace`).
+#[tokio::test]
+async fn nothing_a_user_sent_or_was_shown_is_logged_at_trace_on_any_path() {
+    let api_key = "api-key-SECRET-61be";
+    let app = spawn_app_with(Options {
+        llm: true,
+        embeddings: true,
+        env: vec![("LINKUP__SERVER__API_KEYS", api_key.into())],
+    })
+    .await;
+    app.graph.add([Doc::file(
+        "Okapi release checklist",
+        "https://contoso.sharepoint.com/okapi.docx",
+        "okapi release steps",
+    )]);
+    let put = app
+        .http
+        .put(app.url("/api/posts/p-quokka"))
+        .header("x-api-key", api_key)
+        .json(&crate::support::post_body(
+            "QUOKKA-992 okapi release tips",
+            &[],
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 201);
+    let ask = |text: &'static str, ndjson: bool| {
+        let mut req = app
+            .http
+            .post(app.url("/api/suggestions"))
+            .header("x-api-key", api_key)
+            .bearer_auth(TOKEN)
+            .json(&json!({"postId": "p-ask", "text": text}));
+        if ndjson {
+            req = req.header("accept", "application/x-ndjson");
+        }
+        async move { req.send().await.unwrap().text().await.unwrap() }
+    };
+    // Agent path.
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "okapi release"})),
+            ("search_posts", json!({"query": "okapi"})),
+        ]),
+        ChatStep::Final(json!({"m365": ["m1"], "posts": ["p1"], "actionHint": "Use it."})),
+    ]);
+    let agent = ask("Okapi release question WOMBAT-5120", false).await;
+    assert!(
+        agent.contains("Okapi release checklist") && agent.contains("QUOKKA-992"),
+        "{agent}"
+    );
+    // Fallback path (the LLM fails), streamed.
+    app.openai.chat([ChatStep::Status(500)]);
+    let streamed = ask("Okapi release question NUMBAT-3381", true).await;
+    assert!(streamed.contains("\"type\":\"fallback\""), "{streamed}");
+    assert!(streamed.contains("Okapi release checklist"), "{streamed}");
+
+    let logs = logs::all();
+    assert!(logs.contains("\"level\":\"TRACE\"") || logs.contains("\"level\":\"DEBUG\""));
+    for secret in [
+        TOKEN,
+        API_KEY,
+        api_key,
+        "WOMBAT-5120",
+        "NUMBAT-3381",
+        "QUOKKA-992",
+        "okapi",
+        "Okapi release checklist",
+        "okapi.docx",
+    ] {
+        assert!(!logs.contains(secret), "{secret} appears in the logs");
+    }
+}

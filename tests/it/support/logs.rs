@@ -6,7 +6,7 @@ use std::{
     sync::{Mutex, OnceLock},
 };
 
-use tracing_subscriber::{EnvFilter, fmt::MakeWriter};
+use tracing_subscriber::{fmt::MakeWriter, layer::SubscriberExt, util::SubscriberInitExt};
 
 static BUFFER: OnceLock<Mutex<Vec<u8>>> = OnceLock::new();
 
@@ -36,19 +36,14 @@ impl<'a> MakeWriter<'a> for Capture {
     }
 }
 
-/// Installs the capturing subscriber once per test binary (JSON, as in production).
+/// Installs the capturing subscriber once per test binary: the service's
+/// own log layer (JSON, as in production) at `trace`, the most a `RUST_LOG`
+/// can ask for, so every test's logs are checked at the most verbose level.
 pub fn init() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(|| {
-        let _ = tracing_subscriber::fmt()
-            .json()
-            .with_current_span(true)
-            .with_span_list(true)
-            .with_env_filter(EnvFilter::new(
-                "debug,hyper=info,h2=info,rustls=info,rmcp=info",
-            ))
-            .with_writer(Capture)
-            .try_init();
+        let layer = linkup_suggestions::telemetry::layer("json", "trace", Capture);
+        let _ = tracing_subscriber::registry().with(layer).try_init();
     });
 }
 
