@@ -58,10 +58,10 @@ fn post(i: usize) -> PostSummary {
         tags: vec![w(4).to_owned()],
         lat: 37.5,
         lng: 127.0,
-        mode: "online".into(),
-        category: Some("question".into()),
+        mode: linkup_suggestions::contract::PostMode::Online,
+        category: linkup_suggestions::contract::PostCategory::Question,
         created_at: "2026-11-01T00:00:00Z".into(),
-        expires_at: Some("2099-01-01T00:00:00Z".into()),
+        expires_at: "2099-01-01T00:00:00Z".into(),
         interested_count: 0,
         join_count: 0,
     }

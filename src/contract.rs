@@ -53,7 +53,8 @@ impl M365Source {
     }
 }
 
-/// A LinkUp post as shown in the panel (and as stored in the post index).
+/// A LinkUp post as shown in the panel (and as stored in the post index):
+/// the LinkUp app's `PostSummary` (`app/types/index.ts`), every field present.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PostSummary {
@@ -62,17 +63,54 @@ pub struct PostSummary {
     pub author_name: String,
     pub text: String,
     pub tags: Vec<String>,
+    /// Latitude, -90 to 90.
     pub lat: f64,
+    /// Longitude, -180 to 180.
     pub lng: f64,
-    /// `online` or `offline` meeting mode, as LinkUp sends it.
-    pub mode: String,
-    pub category: Option<String>,
+    pub mode: PostMode,
+    pub category: PostCategory,
     /// RFC 3339.
     pub created_at: String,
-    /// RFC 3339; null for posts that never expire.
-    pub expires_at: Option<String>,
+    /// RFC 3339.
+    pub expires_at: String,
     pub interested_count: u32,
     pub join_count: u32,
+}
+
+/// How a post's meeting happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PostMode {
+    #[default]
+    Online,
+    Offline,
+    Both,
+}
+
+/// What kind of post it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PostCategory {
+    Question,
+    /// What the LinkUp app assumes for posts stored without a category.
+    #[default]
+    Discussion,
+    Share,
+    Help,
+    Meetup,
+}
+
+impl PostCategory {
+    /// Lower-case name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Question => "question",
+            Self::Discussion => "discussion",
+            Self::Share => "share",
+            Self::Help => "help",
+            Self::Meetup => "meetup",
+        }
+    }
 }
 
 /// Body of `PUT /api/posts/{postId}` (the id comes from the path).
@@ -87,23 +125,24 @@ pub struct PostInput {
     pub text: String,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Latitude, -90 to 90.
     pub lat: f64,
+    /// Longitude, -180 to 180.
     pub lng: f64,
-    #[serde(default = "default_mode")]
-    pub mode: String,
+    /// `online` when absent.
     #[serde(default)]
-    pub category: Option<String>,
+    pub mode: PostMode,
+    /// `discussion` when absent, as the LinkUp app does.
+    #[serde(default)]
+    pub category: PostCategory,
+    /// RFC 3339.
     pub created_at: String,
-    #[serde(default)]
-    pub expires_at: Option<String>,
+    /// RFC 3339.
+    pub expires_at: String,
     #[serde(default)]
     pub interested_count: u32,
     #[serde(default)]
     pub join_count: u32,
-}
-
-fn default_mode() -> String {
-    "online".to_owned()
 }
 
 /// Body of `POST /api/posts/batch`: posts carrying their own `id`.

@@ -154,10 +154,10 @@ mod tests {
             tags: vec![],
             lat: 0.0,
             lng: 0.0,
-            mode: "online".into(),
-            category: None,
+            mode: crate::contract::PostMode::Online,
+            category: crate::contract::PostCategory::Question,
             created_at: "x".into(),
-            expires_at: None,
+            expires_at: "2099-01-01T00:00:00Z".into(),
             interested_count: 0,
             join_count: 0,
         }]);

@@ -27,6 +27,8 @@ use crate::contract;
         contract::McpSuggestion,
         contract::M365Source,
         contract::PostSummary,
+        contract::PostMode,
+        contract::PostCategory,
         contract::PostInput,
         contract::PostBatch,
         contract::PostBatchResult,

@@ -68,6 +68,18 @@ fn short(field: &str, value: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A finite coordinate within ±`bound` degrees.
+fn coordinate(field: &str, value: f64, bound: f64) -> Result<(), ApiError> {
+    if value.is_finite() && (-bound..=bound).contains(&value) {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(
+            field,
+            format!("{field} must be a number between -{bound} and {bound}"),
+        ))
+    }
+}
+
 /// Validates a suggestions request; returns it with its text trimmed.
 pub fn suggestions(mut req: SuggestionsRequest) -> Result<SuggestionsRequest, ApiError> {
     post_id("postId", &req.post_id)?;
@@ -95,7 +107,6 @@ pub fn post(id: &str, input: PostInput, prefix: &str) -> Result<PostSummary, Api
     for (name, value) in [
         ("authorId", &input.author_id),
         ("authorName", &input.author_name),
-        ("mode", &input.mode),
     ] {
         short(&f(name), value)?;
     }
@@ -105,33 +116,18 @@ pub fn post(id: &str, input: PostInput, prefix: &str) -> Result<PostSummary, Api
             "authorId must not be empty",
         ));
     }
-    if !(-90.0..=90.0).contains(&input.lat) {
-        return Err(ApiError::invalid(
-            &f("lat"),
-            "lat must be between -90 and 90",
-        ));
-    }
-    if !(-180.0..=180.0).contains(&input.lng) {
-        return Err(ApiError::invalid(
-            &f("lng"),
-            "lng must be between -180 and 180",
-        ));
-    }
-    if parse_time_ms(&input.created_at).is_none() {
-        return Err(ApiError::invalid(
-            &f("createdAt"),
-            "createdAt must be an RFC 3339 timestamp",
-        ));
-    }
-    if input
-        .expires_at
-        .as_deref()
-        .is_some_and(|e| parse_time_ms(e).is_none())
-    {
-        return Err(ApiError::invalid(
-            &f("expiresAt"),
-            "expiresAt must be an RFC 3339 timestamp",
-        ));
+    coordinate(&f("lat"), input.lat, 90.0)?;
+    coordinate(&f("lng"), input.lng, 180.0)?;
+    for (name, value) in [
+        ("createdAt", &input.created_at),
+        ("expiresAt", &input.expires_at),
+    ] {
+        if parse_time_ms(value).is_none() {
+            return Err(ApiError::invalid(
+                &f(name),
+                format!("{name} must be an RFC 3339 timestamp"),
+            ));
+        }
     }
     Ok(PostSummary {
         id: id.to_owned(),

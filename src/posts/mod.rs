@@ -2,6 +2,7 @@
 //! when an embeddings deployment is configured, by meaning (hybrid fusion).
 //! Expired posts are never returned and are purged periodically.
 
+mod legacy;
 mod lexical;
 mod store;
 mod vectors;
@@ -81,7 +82,7 @@ impl PostIndex {
             .into_iter()
             .map(|post| StoredPost {
                 search_text: search_text(&post),
-                expires_at_ms: post.expires_at.as_deref().and_then(parse_time_ms),
+                expires_at_ms: parse_time_ms(&post.expires_at),
                 post,
             })
             .collect();
@@ -293,10 +294,8 @@ fn search_text(post: &PostSummary) -> String {
         s.push(' ');
         s.push_str(tag);
     }
-    if let Some(c) = &post.category {
-        s.push(' ');
-        s.push_str(c);
-    }
+    s.push(' ');
+    s.push_str(post.category.as_str());
     s
 }
 

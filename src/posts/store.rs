@@ -61,12 +61,19 @@ impl Store {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| PostIndexError::Open(e.to_string()))?;
         }
-        let writer = Connection::open(path)?;
+        let mut writer = Connection::open(path)?;
         // FULL: an acknowledged write is on disk before the response leaves.
         writer.execute_batch(
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000;",
         )?;
         writer.execute_batch(SCHEMA)?;
+        let completed = super::legacy::complete_stored_posts(&mut writer)?;
+        if completed > 0 {
+            tracing::info!(
+                posts = completed,
+                "legacy posts completed to the LinkUp contract"
+            );
+        }
         let readers = (0..READERS)
             .map(|_| {
                 let c = Connection::open(path)?;
@@ -286,10 +293,10 @@ mod tests {
                 tags: Vec::new(),
                 lat: 0.0,
                 lng: 0.0,
-                mode: "online".into(),
-                category: None,
+                mode: crate::contract::PostMode::Online,
+                category: crate::contract::PostCategory::Question,
                 created_at: "2026-11-01T00:00:00Z".into(),
-                expires_at: None,
+                expires_at: "2099-01-01T00:00:00Z".into(),
                 interested_count: 0,
                 join_count: 0,
             },

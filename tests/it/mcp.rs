@@ -55,10 +55,10 @@ fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
         tags: vec![],
         lat: 0.0,
         lng: 0.0,
-        mode: "online".into(),
-        category: None,
+        mode: linkup_suggestions::contract::PostMode::Online,
+        category: linkup_suggestions::contract::PostCategory::Question,
         created_at: "2026-11-01T00:00:00Z".into(),
-        expires_at: None,
+        expires_at: "2099-01-01T00:00:00Z".into(),
         interested_count: 0,
         join_count: 0,
     }
