@@ -31,6 +31,8 @@ pub struct ServerSettings {
     pub cors_origins: Vec<String>,
     /// How long in-flight requests may run after SIGTERM before the process exits.
     pub shutdown_grace_ms: u64,
+    /// How long a request's whole body may take to arrive, from its head (then 408).
+    pub body_timeout_ms: u64,
 }
 
 /// Limits of one suggestions run.
@@ -238,6 +240,7 @@ impl Settings {
                 self.azure_openai.embeddings_timeout_ms,
             ),
             ("msgraph.timeout_ms", self.msgraph.timeout_ms),
+            ("server.body_timeout_ms", self.server.body_timeout_ms),
             ("posts.purge_interval_secs", self.posts.purge_interval_secs),
             (
                 "posts.embed_retry_interval_secs",

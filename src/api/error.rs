@@ -3,7 +3,9 @@
 
 use axum::{
     Json,
-    http::StatusCode,
+    extract::Request,
+    http::{HeaderValue, StatusCode, header},
+    middleware::Next,
     response::{IntoResponse, Response},
 };
 
@@ -24,6 +26,8 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    #[error("the request body did not arrive in time")]
+    RequestTimeout,
     #[error("a valid X-Api-Key header is required")]
     Unauthorized,
     #[error("post not found")]
@@ -48,6 +52,7 @@ impl ApiError {
             Self::Invalid { .. } => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::PostNotFound | Self::NotFound => StatusCode::NOT_FOUND,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -59,6 +64,7 @@ impl ApiError {
             Self::Invalid { .. } => "invalid_request",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge(_) => "payload_too_large",
+            Self::RequestTimeout => "request_timeout",
             Self::Unauthorized => "unauthorized",
             Self::PostNotFound => "post_not_found",
             Self::NotFound => "not_found",
@@ -85,4 +91,48 @@ impl IntoResponse for ApiError {
         };
         (self.status_code(), Json(body)).into_response()
     }
+}
+
+/// Puts every error the router answers by itself (405 with its `Allow`
+/// header, a rejection of an extractor we do not own) in the one shape.
+pub async fn in_error_shape(req: Request, next: Next) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let code = match status {
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::REQUEST_TIMEOUT => "request_timeout",
+        StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        s if s.is_server_error() => "internal_error",
+        _ => "invalid_request",
+    };
+    let message = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            "method not allowed here; the Allow header lists those that are".to_owned()
+        }
+        s => s.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let body = serde_json::to_vec(&ErrorBody {
+        error: ErrorDetail {
+            code: code.to_owned(),
+            message,
+            field: None,
+        },
+    })
+    .unwrap_or_default();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, axum::body::Body::from(body))
 }

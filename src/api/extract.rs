@@ -1,15 +1,18 @@
-//! `AppJson`: a JSON body extractor whose every rejection (wrong content type,
-//! too large, malformed, wrong field type) is an `ApiError` naming the field.
+//! Request extractors whose every rejection is an `ApiError` naming the field:
+//! `AppJson` (a strict JSON body, read within the body deadline) and `PostId`
+//! (the `{postId}` path segment).
+
+use std::time::Duration;
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Request},
-    http::{StatusCode, header},
+    extract::{FromRequest, FromRequestParts, Path, Request},
+    http::{StatusCode, header, request::Parts},
     response::IntoResponse,
 };
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use super::{Arrived, error::ApiError, strict_json, validate};
 
 /// Largest accepted body, except for batch ingestion.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -18,6 +21,11 @@ pub const BATCH_BODY_LIMIT: usize = 16 * 1024 * 1024;
 
 /// A deserialized JSON request body.
 pub struct AppJson<T>(pub T);
+
+/// How long a request's whole body may take to arrive, from its head
+/// (`server.body_timeout_ms`), set as a request extension by the router.
+#[derive(Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
     type Rejection = ApiError;
@@ -30,7 +38,23 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
             .extensions()
             .get::<BodyLimit>()
             .map_or(BODY_LIMIT, |l| l.0);
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+        // The whole body, not each chunk, must arrive in time: a client
+        // dripping a byte a second would reset a per-chunk timer forever.
+        let deadline = match (
+            req.extensions().get::<Arrived>(),
+            req.extensions().get::<BodyTimeout>(),
+        ) {
+            (Some(arrived), Some(timeout)) => Some(arrived.0 + timeout.0),
+            _ => None,
+        };
+        let read = Bytes::from_request(req, state);
+        let bytes = match deadline {
+            Some(deadline) => tokio::time::timeout_at(deadline, read)
+                .await
+                .map_err(|_| ApiError::RequestTimeout)?,
+            None => read.await,
+        };
+        let bytes = bytes.map_err(|rejection| {
             if rejection.into_response().status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::PayloadTooLarge(limit)
             } else {
@@ -40,21 +64,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
                 }
             }
         })?;
-        let de = &mut serde_json::Deserializer::from_slice(&bytes);
-        serde_path_to_error::deserialize(de)
-            .map(AppJson)
-            .map_err(|e| {
-                let path = e.path().to_string();
-                let inner = e.into_inner();
-                let message = match inner.classify() {
-                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                        format!("malformed JSON: {inner}")
-                    }
-                    _ => inner.to_string(),
-                };
-                let field = (path != "." && path != "?").then_some(path);
-                ApiError::Invalid { message, field }
-            })
+        strict_json::from_slice(&bytes).map(AppJson)
     }
 }
 
@@ -73,4 +83,19 @@ fn is_json(req: &Request) -> bool {
                 || (mime.starts_with("application/") && mime.ends_with("+json"))
         })
         .unwrap_or(false)
+}
+
+/// A valid `{postId}` path segment (1–128 chars of `[A-Za-z0-9._:-]`).
+pub struct PostId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PostId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::invalid("postId", "postId must be valid UTF-8"))?;
+        validate::post_id("postId", &id)?;
+        Ok(Self(id))
+    }
 }

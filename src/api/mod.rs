@@ -6,10 +6,11 @@ mod extract;
 mod openapi;
 mod posts;
 mod probes;
+mod strict_json;
 mod suggestions;
 mod validate;
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use axum::{
     Router,
@@ -18,6 +19,7 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
+use subtle::ConstantTimeEq;
 use tokio::time::Instant;
 use tower::util::MapRequestLayer;
 use tower_http::{
@@ -27,6 +29,7 @@ use tower_http::{
 };
 
 pub use error::ApiError;
+use extract::BodyTimeout;
 
 use crate::{agent::Orchestrator, posts::PostIndex, settings::Settings, tools::ToolDeps};
 
@@ -54,6 +57,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .merge(probes::router())
         .fallback(|| async { ApiError::NotFound })
+        .layer(middleware::from_fn(error::in_error_shape))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(
             TraceLayer::new_for_http()
@@ -69,10 +73,12 @@ pub fn router(state: AppState) -> Router {
     if let Some(cors) = cors(&state.settings.server.cors_origins) {
         app = app.layer(cors);
     }
-    // Outermost: the deadline counts from when the request's head was read,
-    // before body, routing and middleware.
-    app.layer(MapRequestLayer::new(|mut req: Request| {
+    // Outermost: the deadline and the body's time count from when the
+    // request's head was read, before body, routing and middleware.
+    let body_timeout = BodyTimeout(Duration::from_millis(state.settings.server.body_timeout_ms));
+    app.layer(MapRequestLayer::new(move |mut req: Request| {
         req.extensions_mut().insert(Arrived(Instant::now()));
+        req.extensions_mut().insert(body_timeout);
         req
     }))
     .with_state(state)
@@ -110,16 +116,13 @@ async fn require_api_key(State(state): State<AppState>, req: Request, next: Next
         .get("x-api-key")
         .map(|v| v.as_bytes())
         .unwrap_or_default();
-    if keys
-        .iter()
-        .any(|k| constant_time_eq(k.expose().as_bytes(), given))
-    {
+    // Every key is compared, in constant time for keys of the given length.
+    let matched = keys.iter().fold(subtle::Choice::from(0), |found, k| {
+        found | k.expose().as_bytes().ct_eq(given)
+    });
+    if bool::from(matched) {
         next.run(req).await
     } else {
         ApiError::Unauthorized.into_response()
     }
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

@@ -2,7 +2,7 @@
 
 use axum::{
     Extension, Json, Router,
-    extract::{DefaultBodyLimit, Path, State},
+    extract::{DefaultBodyLimit, State},
     http::StatusCode,
     routing::{post, put},
 };
@@ -10,7 +10,7 @@ use axum::{
 use super::{
     AppState,
     error::ApiError,
-    extract::{AppJson, BATCH_BODY_LIMIT, BodyLimit},
+    extract::{AppJson, BATCH_BODY_LIMIT, BodyLimit, PostId},
     validate,
 };
 use crate::contract::{ErrorBody, PostBatch, PostBatchResult, PostInput, PostSummary};
@@ -38,7 +38,7 @@ pub fn router() -> Router<AppState> {
     responses((status = 201, body = PostSummary), (status = 200, body = PostSummary), (status = 400, body = ErrorBody)))]
 pub async fn upsert(
     State(state): State<AppState>,
-    Path(post_id): Path<String>,
+    PostId(post_id): PostId,
     AppJson(input): AppJson<PostInput>,
 ) -> Result<(StatusCode, Json<PostSummary>), ApiError> {
     let post = validate::post(&post_id, input, "")?;
@@ -56,9 +56,8 @@ pub async fn upsert(
     responses((status = 200, body = PostSummary), (status = 404, body = ErrorBody)))]
 pub async fn fetch(
     State(state): State<AppState>,
-    Path(post_id): Path<String>,
+    PostId(post_id): PostId,
 ) -> Result<Json<PostSummary>, ApiError> {
-    validate::post_id("postId", &post_id)?;
     state
         .posts
         .get(&post_id)
@@ -71,9 +70,8 @@ pub async fn fetch(
 #[utoipa::path(delete, path = "/api/posts/{postId}", params(("postId" = String, Path)), responses((status = 204)))]
 pub async fn remove(
     State(state): State<AppState>,
-    Path(post_id): Path<String>,
+    PostId(post_id): PostId,
 ) -> Result<StatusCode, ApiError> {
-    validate::post_id("postId", &post_id)?;
     state.posts.delete(&post_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

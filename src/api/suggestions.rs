@@ -1,6 +1,11 @@
 //! `POST /api/suggestions` and the old `GET /api/posts/{postId}/suggestions`.
 
-use super::{AppState, Arrived, error::ApiError, extract::AppJson, validate};
+use super::{
+    AppState, Arrived,
+    error::ApiError,
+    extract::{AppJson, PostId},
+    validate,
+};
 use crate::{
     agent::{Emitter, RunInput},
     contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
@@ -9,7 +14,7 @@ use crate::{
 use axum::{
     Extension, Json, Router,
     body::{Body, Bytes},
-    extract::{Path, State},
+    extract::State,
     http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -94,10 +99,9 @@ impl Drop for AbortOnDrop {
 pub async fn suggest_for_post(
     State(state): State<AppState>,
     Extension(Arrived(arrived)): Extension<Arrived>,
-    Path(post_id): Path<String>,
+    PostId(post_id): PostId,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    validate::post_id("postId", &post_id)?;
     let graph_token = bearer_token(&headers)?;
     let post = state
         .posts
@@ -108,7 +112,7 @@ pub async fn suggest_for_post(
         post_id: post.id,
         text: post.text,
         tags: post.tags,
-        category: post.category,
+        category: Some(post.category.as_str().to_owned()),
         graph_token,
         arrived,
     };
@@ -120,14 +124,13 @@ fn bearer_token(headers: &HeaderMap) -> Result<Option<Secret>, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
+    // The scheme is case-insensitive (RFC 9110 §11.1).
     let token = value
         .to_str()
         .ok()
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        })
-        .map(str::trim)
+        .and_then(|v| v.trim_start().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty());
     match token {
         Some(t) => Ok(Some(Secret::new(t))),

@@ -1,6 +1,8 @@
 //! Integration tests: the real app over HTTP against fake upstreams on loopback.
 
 mod agent;
+mod contract;
+mod errors;
 mod http_edge;
 mod mcp;
 mod posts;
