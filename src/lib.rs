@@ -21,6 +21,7 @@ pub mod posts;
 pub mod settings;
 pub mod telemetry;
 pub mod tools;
+pub mod upstream;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
@@ -54,7 +55,8 @@ impl App {
             http,
             &settings.msgraph.base_url,
             Duration::from_millis(settings.msgraph.timeout_ms),
-        );
+        )
+        .with_max_body_bytes(settings.msgraph.max_body_bytes);
         let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
             .await
             .with_context(|| {

@@ -8,10 +8,16 @@ use reqwest::{StatusCode, header};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::contract::{M365Source, McpSuggestion};
+use crate::{
+    contract::{M365Source, McpSuggestion},
+    upstream::{self, BodyError},
+};
 
 /// Results per entity group (Graph's `size`).
 const PAGE_SIZE: u32 = 10;
+/// Largest search answer read by default (`msgraph.max_body_bytes`): ten
+/// hits with summaries are a few tens of KB.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 
 /// Why a Graph search failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +36,8 @@ pub enum GraphError {
     Connect,
     #[error("Graph answered with an unexpected body")]
     Malformed,
+    #[error("Graph's answer was larger than the configured cap")]
+    TooLarge,
 }
 
 impl GraphError {
@@ -43,6 +51,15 @@ impl GraphError {
             Self::Timeout => "timeout",
             Self::Connect => "unreachable",
             Self::Malformed => "malformed_response",
+            Self::TooLarge => "too_large",
+        }
+    }
+
+    fn from_body(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::TooLarge,
+            BodyError::Read(e) => Self::from_reqwest(&e),
+            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
         }
     }
 
@@ -71,6 +88,7 @@ pub struct GraphClient {
     /// Parsed once (None only for a base URL the settings would have rejected).
     endpoint: Option<reqwest::Url>,
     timeout: Duration,
+    max_body_bytes: usize,
 }
 
 impl GraphClient {
@@ -84,7 +102,14 @@ impl GraphClient {
             http,
             endpoint,
             timeout,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
         }
+    }
+
+    /// Caps the size of a search answer read (larger ones fail `TooLarge`).
+    pub fn with_max_body_bytes(mut self, max_body_bytes: usize) -> Self {
+        self.max_body_bytes = max_body_bytes;
+        self
     }
 
     /// Searches files/list items and mails in parallel. Fails only when both fail.
@@ -133,10 +158,9 @@ impl GraphClient {
         if !status.is_success() {
             return Err(status_error(status, response.headers()));
         }
-        let body: SearchResponse = response
-            .json()
+        let body: SearchResponse = upstream::json(response, self.max_body_bytes)
             .await
-            .map_err(|e| GraphError::from_reqwest(&e))?;
+            .map_err(GraphError::from_body)?;
         Ok(body
             .value
             .into_iter()

@@ -64,6 +64,10 @@ pub struct AzureOpenAiSettings {
     pub embedding_dimensions: u32,
     pub chat_timeout_ms: u64,
     pub embeddings_timeout_ms: u64,
+    /// Largest chat completion read; larger ones are abandoned (`llm_too_large`).
+    pub max_chat_body_bytes: usize,
+    /// Embeddings answers may be this large per input embedded.
+    pub max_embedding_body_bytes_per_input: usize,
 }
 
 /// Microsoft Graph search.
@@ -71,6 +75,8 @@ pub struct AzureOpenAiSettings {
 pub struct GraphSettings {
     pub base_url: String,
     pub timeout_ms: u64,
+    /// Largest search answer read; larger ones are abandoned (`m365_too_large`).
+    pub max_body_bytes: usize,
 }
 
 /// The embedded post index.
@@ -241,6 +247,15 @@ impl Settings {
             ),
             ("msgraph.timeout_ms", self.msgraph.timeout_ms),
             ("server.body_timeout_ms", self.server.body_timeout_ms),
+            ("msgraph.max_body_bytes", self.msgraph.max_body_bytes as u64),
+            (
+                "azure_openai.max_chat_body_bytes",
+                self.azure_openai.max_chat_body_bytes as u64,
+            ),
+            (
+                "azure_openai.max_embedding_body_bytes_per_input",
+                self.azure_openai.max_embedding_body_bytes_per_input as u64,
+            ),
             ("posts.purge_interval_secs", self.posts.purge_interval_secs),
             (
                 "posts.embed_retry_interval_secs",

@@ -19,20 +19,30 @@ const BROAD_TERMS: usize = 8;
 /// Keywords in the precise (AND) query.
 const PRECISE_TERMS: usize = 3;
 
-/// Runs the fallback tools; results land in the session. `posts_done` when
-/// a posts search of this request already finished (the model's). The
-/// Microsoft 365 searches wait for one of `slots`.
+/// Which sources the fallback searches.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Searches {
+    pub m365: bool,
+    /// False when a posts search of this request already finished (the model's).
+    pub posts: bool,
+}
+
+/// Runs the fallback tools; results land in the session. The Microsoft 365
+/// searches wait for one of `slots`.
 pub(super) async fn run(
     conn: &McpConnection,
     session: &Session,
     input: &RunInput,
     events: &Emitter,
-    posts_done: bool,
+    searches: Searches,
     slots: &Semaphore,
 ) {
     let m365 = async {
+        if !searches.m365 {
+            return;
+        }
         if input.graph_token.is_none() {
-            session.mark_unavailable(Source::M365, "m365_no_token");
+            session.mark_lost(Source::M365, "m365_no_token");
             return;
         }
         let Ok(_slot) = slots.acquire().await else {
@@ -44,7 +54,7 @@ pub(super) async fn run(
         futures::future::join_all(calls).await;
     };
     let posts = async {
-        if !posts_done {
+        if searches.posts {
             search_posts(conn, session, input, events).await;
         }
     };
@@ -54,7 +64,7 @@ pub(super) async fn run(
     // the response writes from the same top result (`fallback_hint`).
     if session.has_degraded("mcp_call_failed") {
         // The tools are unreachable: the hint tool is too.
-        session.mark_unavailable(Source::ActionHint, "mcp_call_failed");
+        session.mark_lost(Source::ActionHint, "mcp_call_failed");
     }
 }
 
@@ -115,14 +125,14 @@ async fn call(
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
             // search_m365 tools mark their own failures; a partial group failure is not unavailability.
-            if !session.is_unavailable(source) && source != Source::M365 {
-                session.mark_unavailable(source, &format!("{}_tool_error", source.as_str()));
+            if !session.is_lost(source) && source != Source::M365 {
+                session.mark_lost(source, &format!("{}_tool_error", source.as_str()));
             }
         }
         Err(e) => {
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "mcp_error", error.message = %e, "tool call failed");
-            session.mark_unavailable(source, "mcp_call_failed");
+            session.mark_lost(source, "mcp_call_failed");
         }
     }
 }

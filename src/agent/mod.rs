@@ -115,6 +115,10 @@ impl Orchestrator {
         {
             outcome.path = Some(RunPath::Partial);
             outcome.degraded.push("deadline".to_owned());
+            // What the deadline cut is lost, not empty: say so.
+            if input.graph_token.is_some() && !session.answered(Source::M365) {
+                session.mark_lost(Source::M365, "m365_timeout");
+            }
             if !session.posts_searched() {
                 self.posts_by_words(&session, &input).await;
             }
@@ -163,7 +167,11 @@ impl Orchestrator {
                 reason: reason.to_owned(),
             });
             outcome.path = Some(RunPath::Fallback);
-            self.fallback(conn, session, input, events, false).await;
+            let all = fallback::Searches {
+                m365: true,
+                posts: true,
+            };
+            self.fallback(conn, session, input, events, all).await;
             return;
         }
         // No posts search of our own here: the model is asked for one, an LLM
@@ -184,8 +192,13 @@ impl Orchestrator {
             Ok(state) => {
                 self.circuit.record_success();
                 outcome.path = Some(RunPath::Agent);
+                let invalid_calls = state.degraded.iter().any(|d| d == tool_exec::INVALID);
                 outcome.degraded.extend(state.degraded);
                 outcome.selection = state.selection;
+                if invalid_calls {
+                    self.complete_missed(conn, session, input, events, outcome)
+                        .await;
+                }
             }
             Err(e) => {
                 if e != LlmError::ContentFilter {
@@ -198,9 +211,40 @@ impl Orchestrator {
                     reason: reason.to_owned(),
                 });
                 outcome.path = Some(RunPath::Fallback);
-                let posts_done = session.posts_searched();
-                self.fallback(conn, session, input, events, posts_done)
-                    .await;
+                let searches = fallback::Searches {
+                    m365: true,
+                    posts: !session.posts_searched(),
+                };
+                self.fallback(conn, session, input, events, searches).await;
+            }
+        }
+    }
+
+    /// After tool calls the model got wrong: the fallback's searches for the
+    /// sources that got nothing, their results added to the model's choice.
+    async fn complete_missed(
+        &self,
+        conn: &McpConnection,
+        session: &Session,
+        input: &RunInput,
+        events: &Emitter,
+        outcome: &mut Outcome,
+    ) {
+        let searches = fallback::Searches {
+            m365: input.graph_token.is_some() && !session.answered(Source::M365),
+            posts: !session.posts_searched(),
+        };
+        if !searches.m365 && !searches.posts {
+            return;
+        }
+        self.fallback(conn, session, input, events, searches).await;
+        if let Some(selection) = &mut outcome.selection {
+            let collected = session.snapshot();
+            if searches.m365 {
+                selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
+            }
+            if searches.posts {
+                selection.posts = collected.posts.into_iter().map(|(r, _)| r).collect();
             }
         }
     }
@@ -216,6 +260,7 @@ impl Orchestrator {
             .search_by_words(&input.text, &exclude, response::MAX_POSTS);
         match tokio::time::timeout(LATE_READ, search).await {
             Ok(Ok(posts)) => {
+                session.mark_answered(Source::Posts);
                 session.add_posts(posts);
                 if self.deps.llm.embeddings_configured() {
                     session.degrade("posts_lexical_only");
@@ -223,9 +268,9 @@ impl Orchestrator {
             }
             Ok(Err(e)) => {
                 tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
-                session.mark_unavailable(Source::Posts, "posts_index_error");
+                session.mark_lost(Source::Posts, "posts_index_error");
             }
-            Err(_) => session.mark_unavailable(Source::Posts, "deadline"),
+            Err(_) => session.mark_lost(Source::Posts, "posts_timeout"),
         }
     }
 }
@@ -245,17 +290,9 @@ impl Orchestrator {
         session: &Session,
         input: &RunInput,
         events: &Emitter,
-        posts_done: bool,
+        searches: fallback::Searches,
     ) {
-        fallback::run(
-            conn,
-            session,
-            input,
-            events,
-            posts_done,
-            &self.fallback_slots,
-        )
-        .await;
+        fallback::run(conn, session, input, events, searches, &self.fallback_slots).await;
     }
 }
 
@@ -269,6 +306,7 @@ fn degraded_reason(e: &LlmError) -> &'static str {
         LlmError::Timeout => "llm_timeout",
         LlmError::ContentFilter => "llm_content_filter",
         LlmError::Unconfigured => "llm_unconfigured",
+        LlmError::TooLarge => "llm_too_large",
         _ => "llm_error",
     }
 }

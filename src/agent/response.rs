@@ -51,7 +51,14 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     };
     let m365: Vec<_> = m365.into_iter().take(MAX_M365).collect();
     let posts: Vec<_> = posts.into_iter().take(MAX_POSTS).collect();
-    let mut unavailable = c.unavailable;
+    // A source is unavailable when a call to it was lost and none answered
+    // (one of three Graph queries throttled still leaves M365 consulted).
+    let mut unavailable: Vec<Source> = c
+        .lost
+        .iter()
+        .copied()
+        .filter(|s| !c.answered.contains(s))
+        .collect();
     if !p.has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
     }

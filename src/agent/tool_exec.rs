@@ -17,12 +17,18 @@ use crate::llm::wire::{ChatMessage, ToolCall};
 
 pub const NAME: NodeName = "toolExec";
 
+/// `meta.degraded` when the model called a tool that is not offered or with
+/// arguments its schema rejects (the orchestrator completes what it missed).
+pub const INVALID: &str = "tool_arguments_invalid";
+
 pub struct ToolExec<'a>(pub &'a RunCtx<'a>);
 
 /// How one call ended: the content for the model and whether it is an error.
 struct Outcome {
     content: String,
     ok: bool,
+    /// The call named no offered tool or its arguments were rejected.
+    invalid: bool,
     memo_key: Option<(String, String)>,
 }
 
@@ -50,6 +56,7 @@ impl<'c> Node<RunState> for ToolExec<'c> {
                                 ctx.max_tool_calls
                             ),
                             ok: false,
+                            invalid: false,
                             memo_key: None,
                         };
                     }
@@ -57,6 +64,9 @@ impl<'c> Node<RunState> for ToolExec<'c> {
                 }
             });
             let outcomes = futures::future::join_all(runs).await;
+            if outcomes.iter().any(|o| o.invalid) && !state.degraded.iter().any(|d| d == INVALID) {
+                state.degraded.push(INVALID.into());
+            }
             for (call, outcome) in calls.iter().zip(outcomes) {
                 if let Some(key) = outcome.memo_key.filter(|_| outcome.ok) {
                     state.memo.insert(key, outcome.content.clone());
@@ -81,6 +91,7 @@ async fn execute(
     let started = Instant::now();
     let span = tracing::debug_span!("execute_tool", gen_ai.tool.name = name);
     let fail = |kind: &'static str, content: String| {
+        let invalid = matches!(kind, "unknown_tool" | "invalid_arguments");
         span.in_scope(|| tracing::warn!(tool = name, error.kind = kind, "tool call failed"));
         ctx.events.emit(RunEvent::Tool {
             tool: name.to_owned(),
@@ -91,6 +102,7 @@ async fn execute(
         Outcome {
             content,
             ok: false,
+            invalid,
             memo_key: None,
         }
     };
@@ -115,6 +127,7 @@ async fn execute(
         return Outcome {
             content: content.clone(),
             ok: true,
+            invalid: false,
             memo_key: None,
         };
     }
@@ -140,8 +153,13 @@ async fn execute(
             Outcome {
                 content: out.text,
                 ok: true,
+                invalid: false,
                 memo_key: Some(key),
             }
+        }
+        // The tool's own argument checks (an empty or too long query).
+        Ok(out) if out.text.starts_with("invalid argument") => {
+            fail("invalid_arguments", format!("error: {}", out.text))
         }
         Ok(out) => fail("tool_error", format!("error: {}", out.text)),
         Err(_) => fail(

@@ -8,7 +8,10 @@ use std::{sync::Arc, time::Duration};
 use reqwest::{StatusCode, header};
 use serde::{Serialize, de::DeserializeOwned};
 
-use crate::settings::{AzureOpenAiSettings, Secret};
+use crate::{
+    settings::{AzureOpenAiSettings, Secret},
+    upstream::{self, BodyError},
+};
 use wire::{
     ChatMessage, ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse,
 };
@@ -34,6 +37,8 @@ pub enum LlmError {
     Connect,
     #[error("Azure OpenAI answered with an unexpected body")]
     Malformed,
+    #[error("Azure OpenAI's answer was larger than the configured cap")]
+    TooLarge,
 }
 
 impl LlmError {
@@ -49,6 +54,7 @@ impl LlmError {
             Self::Timeout => "timeout",
             Self::Connect => "unreachable",
             Self::Malformed => "malformed_response",
+            Self::TooLarge => "too_large",
         }
     }
 }
@@ -76,7 +82,14 @@ struct Inner {
     dimensions: Option<u32>,
     chat_timeout: Duration,
     embeddings_timeout: Duration,
+    max_chat_body_bytes: usize,
+    max_embedding_body_bytes_per_input: usize,
 }
+
+/// Largest error body read (Azure's errors are a few hundred bytes).
+const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
+/// Room for an embeddings answer's envelope (model, usage) beside its vectors.
+const EMBEDDINGS_ENVELOPE_BYTES: usize = 4 * 1024;
 
 impl AzureOpenAi {
     pub fn new(http: reqwest::Client, s: &AzureOpenAiSettings) -> Self {
@@ -103,6 +116,8 @@ impl AzureOpenAi {
                 dimensions: Some(s.embedding_dimensions).filter(|d| *d > 0),
                 chat_timeout: Duration::from_millis(s.chat_timeout_ms),
                 embeddings_timeout: Duration::from_millis(s.embeddings_timeout_ms),
+                max_chat_body_bytes: s.max_chat_body_bytes,
+                max_embedding_body_bytes_per_input: s.max_embedding_body_bytes_per_input,
             }),
         }
     }
@@ -130,7 +145,14 @@ impl AzureOpenAi {
             parallel_tool_calls: (!options.tools.is_empty()).then_some(true),
             response_format: options.response_format,
         };
-        let response: ChatResponse = self.post(url, &body, self.inner.chat_timeout).await?;
+        let response: ChatResponse = self
+            .post(
+                url,
+                &body,
+                self.inner.chat_timeout,
+                self.inner.max_chat_body_bytes,
+            )
+            .await?;
         if response.choices.is_empty() {
             return Err(LlmError::Malformed);
         }
@@ -151,8 +173,11 @@ impl AzureOpenAi {
             input: inputs,
             dimensions: self.inner.dimensions,
         };
-        let mut response: EmbeddingsResponse =
-            self.post(url, &body, self.inner.embeddings_timeout).await?;
+        let cap = EMBEDDINGS_ENVELOPE_BYTES
+            + inputs.len() * self.inner.max_embedding_body_bytes_per_input;
+        let mut response: EmbeddingsResponse = self
+            .post(url, &body, self.inner.embeddings_timeout, cap)
+            .await?;
         if response.data.len() != inputs.len() {
             return Err(LlmError::Malformed);
         }
@@ -160,11 +185,13 @@ impl AzureOpenAi {
         Ok(response.data.into_iter().map(|d| d.embedding).collect())
     }
 
-    async fn post<B: Serialize, R: DeserializeOwned>(
+    /// POSTs `body`; reads an answer of at most `cap` bytes.
+    async fn post<B: Serialize, R: DeserializeOwned + Send + 'static>(
         &self,
         url: &reqwest::Url,
         body: &B,
         timeout: Duration,
+        cap: usize,
     ) -> Result<R, LlmError> {
         let key = self
             .inner
@@ -184,20 +211,23 @@ impl AzureOpenAi {
             .map_err(|e| transport_error(&e))?;
         let status = response.status();
         if status.is_success() {
-            return response
-                .json()
-                .await
-                .map_err(|e| match transport_error(&e) {
+            return upstream::json(response, cap).await.map_err(|e| match e {
+                BodyError::TooLarge(_) => LlmError::TooLarge,
+                BodyError::Read(e) => match transport_error(&e) {
                     LlmError::Connect => LlmError::Malformed,
                     other => other,
-                });
+                },
+                BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
+            });
         }
         let retry_after_secs = response
             .headers()
             .get(header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse().ok());
-        let body: ErrorResponse = response.json().await.unwrap_or_default();
+        let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
+            .await
+            .unwrap_or_default();
         Err(status_error(status, retry_after_secs, &body))
     }
 }

@@ -15,7 +15,11 @@ use std::{
 
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
-use crate::{contract::PostSummary, keywords::keywords, llm::AzureOpenAi};
+use crate::{
+    contract::PostSummary,
+    keywords::keywords,
+    llm::{AzureOpenAi, LlmError},
+};
 use store::{Store, StoredPost};
 use vectors::{VectorSet, fuse};
 
@@ -42,6 +46,8 @@ pub enum PostIndexError {
 pub struct PostSearch {
     pub posts: Vec<PostSummary>,
     pub lexical_only: bool,
+    /// Why the query's embedding failed (`LlmError::kind`), when it did.
+    pub embedding_error: Option<&'static str>,
 }
 
 /// Cheap to clone; all clones share the database and vectors.
@@ -123,9 +129,11 @@ impl PostIndex {
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
-        let (ids, lexical_only) = match self.semantic(query, now, exclude).await {
-            Some(semantic) => (fuse(&[&lexical, &semantic], limit), false),
-            None => (
+        let semantic = self.semantic(query, now, exclude).await;
+        let embedding_error = semantic.as_ref().err().map(LlmError::kind);
+        let (ids, lexical_only) = match semantic {
+            Ok(Some(semantic)) => (fuse(&[&lexical, &semantic], limit), false),
+            _ => (
                 lexical.into_iter().take(limit).collect(),
                 self.llm.embeddings_configured(),
             ),
@@ -133,6 +141,7 @@ impl PostIndex {
         Ok(PostSearch {
             posts: self.summaries(ids, now).await?,
             lexical_only,
+            embedding_error,
         })
     }
 
@@ -175,25 +184,31 @@ impl PostIndex {
         blocking(move || store.get_many(&ids, now)).await
     }
 
-    /// Semantic ranking, or None when embeddings are unconfigured or failed.
-    async fn semantic(&self, query: &str, now: i64, exclude: &[String]) -> Option<Vec<String>> {
+    /// Semantic ranking: None when embeddings are unconfigured (or the
+    /// vectors unreadable), the error when the query's embedding failed.
+    async fn semantic(
+        &self,
+        query: &str,
+        now: i64,
+        exclude: &[String],
+    ) -> Result<Option<Vec<String>>, LlmError> {
         if !self.llm.embeddings_configured() {
-            return None;
+            return Ok(None);
         }
-        match self.llm.embed(&[query]).await {
-            Ok(mut v) => {
-                let vector = v.pop()?;
-                let set = self.vectors.read().ok()?;
-                Some(set.nearest(&vector, now, exclude, CANDIDATES))
-            }
+        let vector = match self.llm.embed(&[query]).await {
+            Ok(mut v) => v.pop().ok_or(LlmError::Malformed)?,
             Err(e) => {
                 tracing::warn!(
                     error.kind = e.kind(),
                     "query embedding failed; lexical ranking only"
                 );
-                None
+                return Err(e);
             }
-        }
+        };
+        let Ok(set) = self.vectors.read() else {
+            return Ok(None);
+        };
+        Ok(Some(set.nearest(&vector, now, exclude, CANDIDATES)))
     }
 
     /// Deletes expired posts; returns how many.

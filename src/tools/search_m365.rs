@@ -20,7 +20,7 @@ pub(super) async fn run(
 ) -> Result<String, String> {
     let query = check_query(&args.query)?;
     let Some(token) = session.graph_token() else {
-        session.mark_unavailable(Source::M365, "m365_no_token");
+        session.mark_lost(Source::M365, "m365_no_token");
         return Err("unavailable: no Microsoft Graph token for this request".to_owned());
     };
     let found = deps
@@ -33,9 +33,10 @@ pub(super) async fn run(
                 error.kind = e.kind(),
                 "Graph search failed"
             );
-            session.mark_unavailable(Source::M365, &format!("m365_{}", e.kind()));
+            session.mark_lost(Source::M365, &format!("m365_{}", e.kind()));
             format!("Microsoft Graph search failed: {}", e.kind())
         })?;
+    session.mark_answered(Source::M365);
     if let Some(e) = &found.partial {
         tracing::warn!(
             tool = "search_m365",

@@ -32,11 +32,15 @@ pub(super) async fn run(
     session.mark_posts_searched();
     let found = found.map_err(|e| {
         tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
-        session.mark_unavailable(Source::Posts, "posts_index_error");
+        session.mark_lost(Source::Posts, "posts_index_error");
         "post index search failed".to_owned()
     })?;
+    session.mark_answered(Source::Posts);
     if found.lexical_only {
         session.degrade("posts_lexical_only");
+    }
+    if let Some(kind) = found.embedding_error {
+        session.degrade(&format!("embeddings_{kind}"));
     }
     let refs = session.add_posts(found.posts.clone());
     let out: Vec<_> = refs

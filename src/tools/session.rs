@@ -39,8 +39,10 @@ pub struct Collected {
     pub posts: Vec<(String, PostSummary)>,
     /// The last hint written by `generate_action_hint`.
     pub hint: Option<String>,
-    /// Sources that failed or could not be consulted.
-    pub unavailable: Vec<Source>,
+    /// Sources a call of which failed, timed out or could not be made.
+    pub lost: Vec<Source>,
+    /// Sources a call of which answered (with results or with none).
+    pub answered: Vec<Source>,
     /// Machine-readable reasons for `meta.degraded`.
     pub degraded: Vec<String>,
 }
@@ -148,6 +150,20 @@ impl Session {
         self.posts_searched.store(true, Ordering::Relaxed);
     }
 
+    /// Records that `source` answered (found something or nothing): it is
+    /// not unavailable, whatever other calls to it lost.
+    pub fn mark_answered(&self, source: Source) {
+        let mut c = self.lock();
+        if !c.answered.contains(&source) {
+            c.answered.push(source);
+        }
+    }
+
+    /// Whether a call to `source` answered in this request.
+    pub fn answered(&self, source: Source) -> bool {
+        self.lock().answered.contains(&source)
+    }
+
     /// Whether a posts search of this request finished.
     pub fn posts_searched(&self) -> bool {
         self.posts_searched.load(Ordering::Relaxed)
@@ -213,16 +229,18 @@ impl Session {
         self.lock().degraded.iter().any(|d| d == reason)
     }
 
-    /// Whether `source` was marked unavailable.
-    pub fn is_unavailable(&self, source: Source) -> bool {
-        self.lock().unavailable.contains(&source)
+    /// Whether a call to `source` was lost.
+    pub fn is_lost(&self, source: Source) -> bool {
+        self.lock().lost.contains(&source)
     }
 
-    /// Records that `source` could not be consulted, with a reason.
-    pub fn mark_unavailable(&self, source: Source, reason: &str) {
+    /// Records that a call to `source` was lost (failed, timed out, over its
+    /// size cap, or could not be made), with a reason for `meta.degraded`.
+    /// The source is unavailable unless another call to it answered.
+    pub fn mark_lost(&self, source: Source, reason: &str) {
         let mut c = self.lock();
-        if !c.unavailable.contains(&source) {
-            c.unavailable.push(source);
+        if !c.lost.contains(&source) {
+            c.lost.push(source);
         }
         push_unique(&mut c.degraded, reason);
     }

@@ -8,6 +8,7 @@ mod mcp;
 mod posts;
 mod privacy;
 mod suggestions;
+mod upstream_faults;
 // Shared with benches/load.rs, which uses helpers the tests do not.
 #[allow(dead_code)]
 mod support;

@@ -13,12 +13,15 @@ use std::{
 
 use axum::{
     Json, Router,
+    body::Bytes,
     extract::State,
     http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     routing::post,
 };
 use serde_json::{Value, json};
+
+use super::faults::{self, Fault};
 
 /// The token the fake accepts.
 pub const TOKEN: &str = "graph-token-SECRET-4f1c";
@@ -31,6 +34,52 @@ pub enum Behavior {
     Hang,
     Delay(Duration),
     Malformed,
+    /// 200 and headers, then a byte every 200 ms, forever.
+    Drip,
+    /// This body (see [`huge_answer`]), with or without `Content-Length`.
+    Huge {
+        body: Bytes,
+        announced: bool,
+    },
+    /// The normal answer cut in half, then the connection closes.
+    Truncated,
+    /// About `percent` % of requests get one of the faults above (and 429s).
+    Chaos {
+        percent: u64,
+        huge: Bytes,
+    },
+}
+
+/// A search answer of about `bytes` bytes in Graph's format: many hits with
+/// long summaries (as a misbehaving proxy or tenant could return).
+pub fn huge_answer(bytes: usize) -> Bytes {
+    let summary = "deployment <c0>pipeline</c0> runbook ".repeat(250);
+    let one = hit(
+        0,
+        &Doc::file(
+            "Big",
+            "https://contoso.sharepoint.com/sites/dev/big.docx",
+            &summary,
+        ),
+        "pipeline",
+    )
+    .to_string();
+    let hits: Vec<Value> = (0..bytes / one.len() + 1)
+        .map(|i| {
+            hit(
+                i,
+                &Doc::file(
+                    &format!("Big {i}"),
+                    &format!("https://contoso.sharepoint.com/sites/dev/big-{i}.docx"),
+                    &summary,
+                ),
+                "pipeline",
+            )
+        })
+        .collect();
+    let answer = json!({ "value": [{ "searchTerms": ["pipeline"], "hitsContainers": [
+        { "hits": hits, "total": 100_000, "moreResultsAvailable": true } ] }] });
+    Bytes::from(answer.to_string())
 }
 
 /// Kinds of indexed items.
@@ -116,6 +165,7 @@ struct Script {
     failing_queries: Vec<(String, u16)>,
     in_flight: usize,
     max_in_flight: usize,
+    chaos: super::faults::Chaos,
     /// Answers delayed, and how much longer than asked their timers slept.
     oversleep: super::Oversleep,
 }
@@ -276,17 +326,38 @@ async fn search(
         };
         (b.unwrap_or(Behavior::Normal), s.docs.clone())
     };
-    match behavior {
-        Behavior::Normal => {}
-        Behavior::Status(code) => return error(code, "generalException", "An error occurred"),
+    let behavior = match behavior {
+        Behavior::Chaos { percent, huge } => {
+            let fault = script.lock().unwrap().chaos.pick(percent);
+            match fault {
+                None => Behavior::Normal,
+                Some(Fault::Status500) => Behavior::Status(500),
+                Some(Fault::Status429) => Behavior::Status(429),
+                Some(Fault::Hang) => Behavior::Hang,
+                Some(Fault::Truncated) => Behavior::Truncated,
+                Some(Fault::Huge) => Behavior::Huge {
+                    body: huge,
+                    announced: false,
+                },
+                Some(Fault::Drip) => Behavior::Drip,
+            }
+        }
+        other => other,
+    };
+    match &behavior {
+        Behavior::Normal | Behavior::Truncated | Behavior::Chaos { .. } => {}
+        Behavior::Status(429) => return error(429, "TooManyRequests", "Please retry again later."),
+        Behavior::Status(code) => return error(*code, "generalException", "An error occurred"),
         Behavior::Hang => std::future::pending::<()>().await,
         Behavior::Delay(d) => {
-            let over = super::delay(d).await;
+            let over = super::delay(*d).await;
             script.lock().unwrap().oversleep.add(over);
         }
         Behavior::Malformed => {
             return (StatusCode::OK, "{\"value\": [{\"hitsContainers\": ").into_response();
         }
+        Behavior::Drip => return faults::drip(),
+        Behavior::Huge { body, announced } => return faults::large(body.clone(), *announced),
     }
     let hits: Vec<Value> = docs
         .iter()
@@ -301,11 +372,14 @@ async fn search(
     } else {
         json!({ "hits": hits, "total": hits.len(), "moreResultsAvailable": false })
     };
-    Json(json!({
+    let answer = Json(json!({
         "value": [{ "searchTerms": terms(&query), "hitsContainers": [container] }],
         "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#Collection(microsoft.graph.searchResponse)"
-    }))
-    .into_response()
+    }));
+    if matches!(behavior, Behavior::Truncated) {
+        return faults::truncated(Bytes::from(answer.0.to_string()));
+    }
+    answer.into_response()
 }
 
 fn terms(query: &str) -> Vec<String> {

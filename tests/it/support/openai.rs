@@ -15,12 +15,15 @@ use std::{
 
 use axum::{
     Json, Router,
+    body::Bytes,
     extract::{Path, Query, State},
     http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     routing::post,
 };
 use serde_json::{Value, json};
+
+use super::faults::{self, Fault};
 
 pub const API_KEY: &str = "azure-key-SECRET-9d2e";
 
@@ -41,6 +44,10 @@ pub enum ChatStep {
     ContentFilter,
     Hang,
     Malformed,
+    /// A valid completion of about 20 MB, streamed without `Content-Length`.
+    Huge,
+    /// A valid completion cut in half, then the connection closes.
+    Truncated,
 }
 
 /// What the embeddings endpoint does.
@@ -49,7 +56,12 @@ pub enum EmbedBehavior {
     Normal,
     Status(u16),
     Hang,
+    /// A valid answer of about 20 MB (vectors of 400,000 dimensions).
+    Huge,
 }
+
+/// Size of the fakes' huge answers.
+pub const HUGE_BYTES: usize = 20 * 1024 * 1024;
 
 /// One request received.
 #[derive(Clone, Debug)]
@@ -78,6 +90,9 @@ struct Script {
     received: Vec<Received>,
     /// Chat answers delayed, and how much longer than asked their timers slept.
     oversleep: super::Oversleep,
+    /// Percent of chat answers replaced by a fault.
+    chaos_percent: u64,
+    chaos: super::faults::Chaos,
 }
 
 /// Handle of a running fake; clones share it.
@@ -147,6 +162,12 @@ impl FakeOpenAi {
     /// What the chat answers once the queue is empty (default: a stock text reply).
     pub fn chat_default(&self, step: ChatStep) {
         self.script.lock().unwrap().chat_default = Some(step);
+    }
+
+    /// Replaces about `percent` % of chat answers by a fault (500, 429,
+    /// hang, truncated, 20 MB, drip).
+    pub fn chat_chaos(&self, percent: u64) {
+        self.script.lock().unwrap().chaos_percent = percent;
     }
 
     pub fn embeddings(&self, b: EmbedBehavior) {
@@ -240,7 +261,15 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
                 s.by_round.get(round).or(s.by_round.last()).cloned()
             }
         };
-        (step, s.chat_latency)
+        let fault = s.chaos.pick(s.chaos_percent).map(|f| match f {
+            Fault::Status500 => ChatStep::Status(500),
+            Fault::Status429 => ChatStep::Status(429),
+            Fault::Hang => ChatStep::Hang,
+            Fault::Truncated => ChatStep::Truncated,
+            Fault::Huge => ChatStep::Huge,
+            Fault::Drip => ChatStep::Drip,
+        });
+        (fault.or(step), s.chat_latency)
     };
     if !latency.is_zero() {
         let over = super::delay(latency).await;
@@ -272,23 +301,27 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
             .into_response();
         }
         ChatStep::Hang => std::future::pending().await,
-        ChatStep::Drip => {
-            let stream = futures::stream::unfold((), |()| async {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                Some((
-                    Ok::<_, std::convert::Infallible>(axum::body::Bytes::from_static(b" ")),
-                    (),
-                ))
-            });
-            let mut res = axum::body::Body::from_stream(stream).into_response();
-            res.headers_mut()
-                .insert("content-type", "application/json".parse().unwrap());
-            return res;
+        ChatStep::Drip => return faults::drip(),
+        ChatStep::Huge => return faults::large(huge_completion(deployment), false),
+        ChatStep::Truncated => {
+            let whole = completion(deployment, json!("Start with the runbook."), Vec::new());
+            return faults::truncated(Bytes::from(whole));
         }
         ChatStep::Malformed => {
             return (StatusCode::OK, "{\"id\":\"chatcmpl-1\",\"choices\":[").into_response();
         }
     };
+    let text = completion(deployment, content, calls);
+    script.lock().unwrap().chat_bytes_out += text.len();
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response()
+}
+
+/// A `chat.completion` object as Azure OpenAI sends it.
+fn completion(deployment: &str, content: Value, calls: Vec<(&str, String)>) -> String {
     let finish_reason = if calls.is_empty() {
         "stop"
     } else {
@@ -306,7 +339,7 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
             .collect();
         message["tool_calls"] = Value::Array(tool_calls);
     }
-    let text = json!({
+    json!({
         "id": "chatcmpl-AbC123", "object": "chat.completion", "created": 1_763_900_000,
         "model": format!("{deployment}-2024-07-18"), "system_fingerprint": "fp_f3927aa00d",
         "choices": [{ "index": 0, "finish_reason": finish_reason, "logprobs": null, "message": message,
@@ -314,13 +347,17 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         "prompt_filter_results": [{ "prompt_index": 0, "content_filter_results": {} }],
         "usage": { "prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134 }
     })
-    .to_string();
-    script.lock().unwrap().chat_bytes_out += text.len();
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        text,
-    )
-        .into_response()
+    .to_string()
+}
+
+/// A valid completion of about [`HUGE_BYTES`] (built once).
+fn huge_completion(deployment: &str) -> Bytes {
+    static HUGE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+    HUGE.get_or_init(|| {
+        let content = "word ".repeat(HUGE_BYTES / 5);
+        Bytes::from(completion(deployment, Value::String(content), Vec::new()))
+    })
+    .clone()
 }
 
 const RATE_LIMIT_MESSAGE: &str = "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-12-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds.";
@@ -346,6 +383,13 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
             );
         }
         EmbedBehavior::Hang => tokio::time::sleep(Duration::from_secs(3600)).await,
+        EmbedBehavior::Huge => {
+            let vector = vec![0.012_345_678_f32; HUGE_BYTES / 12];
+            let answer = json!({ "object": "list", "model": "text-embedding-3-small",
+                "data": [{ "object": "embedding", "index": 0, "embedding": vector }],
+                "usage": { "prompt_tokens": 8, "total_tokens": 8 } });
+            return faults::large(Bytes::from(answer.to_string()), false);
+        }
     }
     let inputs: Vec<String> = match &body["input"] {
         Value::String(s) => vec![s.clone()],

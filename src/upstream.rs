@@ -1,0 +1,124 @@
+//! Reading upstream answers (Microsoft Graph, Azure OpenAI) without trusting
+//! their size: a body is read with a cap checked while it streams in (an
+//! answer of 20 MB is abandoned at the cap, not buffered), and a large body is
+//! parsed on the blocking pool so it never stalls the async workers.
+
+use serde::de::DeserializeOwned;
+
+/// Bodies up to this size are parsed in place (well under a millisecond).
+const PARSE_IN_PLACE_BYTES: usize = 64 * 1024;
+
+/// Why an upstream body could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("the body is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error("reading the body failed")]
+    Read(#[source] reqwest::Error),
+    #[error("the body is not the expected JSON")]
+    Malformed(#[source] serde_json::Error),
+    #[error("parsing the body failed")]
+    Task,
+}
+
+/// The whole body, unless it is larger than `cap` bytes.
+pub async fn read_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+) -> Result<Vec<u8>, BodyError> {
+    if response.content_length().is_some_and(|n| n > cap as u64) {
+        return Err(BodyError::TooLarge(cap));
+    }
+    let expected = response.content_length().unwrap_or(0) as usize;
+    let mut body = Vec::with_capacity(expected.min(cap));
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
+        if body.len() + chunk.len() > cap {
+            return Err(BodyError::TooLarge(cap));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// The body as `T`, read with a cap of `cap` bytes.
+pub async fn json<T>(response: reqwest::Response, cap: usize) -> Result<T, BodyError>
+where
+    T: DeserializeOwned + Send + 'static,
+{
+    let body = read_capped(response, cap).await?;
+    if body.len() <= PARSE_IN_PLACE_BYTES {
+        return serde_json::from_slice(&body).map_err(BodyError::Malformed);
+    }
+    tokio::task::spawn_blocking(move || serde_json::from_slice(&body))
+        .await
+        .map_err(|_| BodyError::Task)?
+        .map_err(BodyError::Malformed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loopback server answering every request with `body` (chunked when
+    /// `length` is false), as an upstream would.
+    async fn serve(body: &'static [u8], length: bool) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut tcp, _)) = listener.accept().await {
+                let mut buf = [0u8; 1024];
+                let _ = tcp.read(&mut buf).await;
+                let head = if length {
+                    format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\n\r\n", body.len())
+                } else {
+                    "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n".to_owned()
+                };
+                let _ = tcp.write_all(head.as_bytes()).await;
+                if length {
+                    let _ = tcp.write_all(body).await;
+                } else {
+                    for chunk in body.chunks(1000) {
+                        let frame = format!("{:x}\r\n", chunk.len());
+                        let _ = tcp.write_all(frame.as_bytes()).await;
+                        let _ = tcp.write_all(chunk).await;
+                        let _ = tcp.write_all(b"\r\n").await;
+                    }
+                    let _ = tcp.write_all(b"0\r\n\r\n").await;
+                }
+            }
+        });
+        format!("http://{addr}/")
+    }
+
+    async fn get(url: &str) -> reqwest::Response {
+        crate::http_client().unwrap().get(url).send().await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn bodies_over_the_cap_are_abandoned_whether_announced_or_streamed() {
+        static BIG: [u8; 50_000] = [b'x'; 50_000];
+        for length in [true, false] {
+            let url = serve(&BIG, length).await;
+            let got = read_capped(get(&url).await, 10_000).await;
+            assert!(
+                matches!(got, Err(BodyError::TooLarge(10_000))),
+                "length {length}: {got:?}"
+            );
+            let whole = read_capped(get(&url).await, 50_000).await.unwrap();
+            assert_eq!(whole.len(), 50_000);
+        }
+    }
+
+    #[tokio::test]
+    async fn large_bodies_parse_off_the_workers_and_bad_ones_are_malformed() {
+        let items: Vec<u32> = (0..40_000).collect();
+        let big: &'static [u8] = serde_json::to_vec(&items).unwrap().leak();
+        let url = serve(big, true).await;
+        let parsed: Vec<u32> = json(get(&url).await, 1 << 20).await.unwrap();
+        assert_eq!(parsed, items);
+        let url = serve(b"{\"value\": [", false).await;
+        let bad = json::<serde_json::Value>(get(&url).await, 1 << 20).await;
+        assert!(matches!(bad, Err(BodyError::Malformed(_))), "{bad:?}");
+    }
+}
