@@ -29,6 +29,8 @@ struct Service {
     child: Child,
     addr: String,
     db: std::path::PathBuf,
+    /// Where its stderr goes (panic messages).
+    stderr: std::path::PathBuf,
 }
 
 impl Service {
@@ -41,13 +43,14 @@ impl Service {
         // BENCH_SERVICE_BIN: another build of the service, for A/B comparisons.
         let bin = std::env::var("BENCH_SERVICE_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_linkup-suggestions").to_owned());
+        let stderr = db.with_extension("stderr");
         let mut cmd = Command::new(bin);
         cmd.env_clear()
             .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
             .env("LINKUP__POSTS__DB_PATH", &db)
             .env("LINKUP__LOG__FORMAT", "json")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(std::fs::File::create(&stderr).expect("stderr file"));
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -66,7 +69,25 @@ impl Service {
         };
         // Drain the logs, as a log shipper would.
         std::thread::spawn(move || for _ in lines {});
-        Self { child, addr, db }
+        Self {
+            child,
+            addr,
+            db,
+            stderr,
+        }
+    }
+
+    /// Panics the service reported so far (Rust's panic hook writes to stderr).
+    fn panics(&self) -> usize {
+        std::fs::read_to_string(&self.stderr)
+            .unwrap_or_default()
+            .matches("panicked at")
+            .count()
+    }
+
+    /// Resident set size now, in MB.
+    fn rss_mb(&self) -> f64 {
+        self.status_mb("VmRSS:")
     }
 
     fn url(&self, path: &str) -> String {
@@ -80,11 +101,16 @@ impl Service {
 
     /// Peak resident set size, in MB.
     fn peak_rss_mb(&self) -> f64 {
+        self.status_mb("VmHWM:")
+    }
+
+    /// A `/proc/<pid>/status` figure in kB, as MB.
+    fn status_mb(&self, key: &str) -> f64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
         status
             .lines()
-            .find(|l| l.starts_with("VmHWM:"))
+            .find(|l| l.starts_with(key))
             .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|kb| kb.parse::<f64>().ok())
             .map_or(0.0, |kb| kb / 1024.0)
@@ -108,6 +134,7 @@ impl Drop for Service {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.stderr);
         for suffix in ["", "-wal", "-shm"] {
             let mut path = self.db.clone().into_os_string();
             path.push(suffix);
@@ -511,6 +538,12 @@ fn main() {
         if want("B8") {
             rows.push(mcp::b8(if quick { 200 } else { 2000 }).await);
         }
+        if want("B9") {
+            rows.extend(hostile::b9(&http, if quick { 40 } else { 400 }).await);
+        }
+        if want("B11") {
+            rows.push(hostile::b11(&http, if quick { 300 } else { 10_000 }).await);
+        }
         rows
     });
     println!("\n| id | scenario | figures |\n|---|---|---|");
@@ -519,5 +552,6 @@ fn main() {
     }
 }
 
+mod hostile;
 mod index;
 mod mcp;

@@ -17,7 +17,7 @@ use crate::{
 const PAGE_SIZE: u32 = 10;
 /// Largest search answer read by default (`msgraph.max_body_bytes`): ten
 /// hits with summaries are a few tens of KB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+pub const DEFAULT_MAX_BODY_BYTES: usize = 512 * 1024;
 
 /// Why a Graph search failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -29,12 +29,19 @@ pub async fn read_capped(
     if response.content_length().is_some_and(|n| n > cap as u64) {
         return Err(BodyError::TooLarge(cap));
     }
-    let expected = response.content_length().unwrap_or(0) as usize;
-    let mut body = Vec::with_capacity(expected.min(cap));
+    // Chunks are kept as they arrive and joined once the whole body is in:
+    // a body over the cap is never copied (B9).
+    let mut chunks = Vec::new();
+    let mut len = 0;
     while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
-        if body.len() + chunk.len() > cap {
+        len += chunk.len();
+        if len > cap {
             return Err(BodyError::TooLarge(cap));
         }
+        chunks.push(chunk);
+    }
+    let mut body = Vec::with_capacity(len);
+    for chunk in chunks {
         body.extend_from_slice(&chunk);
     }
     Ok(body)
