@@ -5,6 +5,7 @@ mod http_edge;
 mod mcp;
 mod posts;
 mod privacy;
+mod slow_clients;
 mod suggestions;
 // Shared with benches/load.rs, which uses helpers the tests do not.
 #[allow(dead_code)]
