@@ -75,13 +75,10 @@ pub async fn b10(http: &reqwest::Client, n: usize) -> Row {
             IDLE_TIMEOUT.as_millis()
         ),
         figures: format!(
-            "quiet {:.0} req/s (p99 {:.1} ms) → loaded {:.0} req/s (p99 {:.1} ms) → quiet again {:.0} req/s (p99 {:.1} ms): loaded / mean quiet ×{:.2}; idle still open when the loaded run ended: {idle_open}; closed by the end: idle {}, slowloris {}; service CPU {:.0} ms while waiting ({:.1} s)",
-            quiet.req_per_s,
-            quiet.p99_ms,
-            loaded.req_per_s,
-            loaded.p99_ms,
-            quiet_after.req_per_s,
-            quiet_after.p99_ms,
+            "quiet: {}; loaded: {}; quiet again: {}; loaded req/s / mean quiet ×{:.2}; idle still open when the loaded run ended: {idle_open}; closed by the end: idle {}, slowloris {}; service CPU {:.0} ms while waiting ({:.1} s)",
+            quiet.figures(),
+            loaded.figures(),
+            quiet_after.figures(),
             2.0 * loaded.req_per_s / (quiet.req_per_s + quiet_after.req_per_s),
             idle_closed.summary("after their response"),
             slow_closed.summary("after connecting"),
