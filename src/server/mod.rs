@@ -115,7 +115,7 @@ impl Accepting {
                 accepted = Listener::accept(listener) => accepted,
             };
             connections.spawn(self.connection(tcp, permit, graceful.watcher()));
-            // Reap finished connections so the set holds only open ones.
+            // Reap finished connections so that the set does not grow with them.
             while connections.try_join_next().is_some() {}
         }
     }
