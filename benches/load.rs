@@ -3,7 +3,7 @@
 //! the service's CPU (utime+stime from /proc) and peak RSS (VmHWM) are its own.
 //!
 //! `cargo bench --bench load` runs every scenario; `-- --quick` is a smoke run;
-//! `-- B1 B5` runs only those.
+//! `-- B1 B5` runs only those. B10 (slow and idle clients) is in `slow_clients.rs`.
 
 #[allow(dead_code, unused_imports)]
 #[path = "../tests/it/support/mod.rs"]
@@ -257,13 +257,28 @@ struct Row {
     figures: String,
 }
 
-async fn throughput(
-    id: &'static str,
-    label: &str,
-    svc: &Service,
-    http: &reqwest::Client,
-    n: usize,
-) -> Row {
+/// One throughput measurement: after a warm-up of a tenth, `n` requests 64 at a time.
+struct Throughput {
+    req_per_s: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    cpu_ms_per_req: f64,
+    /// Responses with m365 results.
+    ok: usize,
+    /// `meta.path` of the first response.
+    path: String,
+}
+
+impl Throughput {
+    fn figures(&self) -> String {
+        format!(
+            "{:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, service CPU {:.3} ms/req",
+            self.req_per_s, self.p50_ms, self.p99_ms, self.cpu_ms_per_req
+        )
+    }
+}
+
+async fn measure(svc: &Service, http: &reqwest::Client, n: usize) -> Throughput {
     drive(http, svc, 64, n / 10).await; // warm-up
     let cpu0 = svc.cpu_ms();
     let (mut lat, bodies, wall) = drive(http, svc, 64, n).await;
@@ -278,18 +293,31 @@ async fn throughput(
         .and_then(|b| b["meta"]["path"].as_str())
         .unwrap_or("?")
         .to_owned();
+    Throughput {
+        req_per_s: n as f64 / wall.as_secs_f64(),
+        p50_ms: pct(&lat, 0.5),
+        p99_ms: pct(&lat, 0.99),
+        cpu_ms_per_req: cpu / n as f64,
+        ok,
+        path,
+    }
+}
+
+async fn throughput(
+    id: &'static str,
+    label: &str,
+    svc: &Service,
+    http: &reqwest::Client,
+    n: usize,
+) -> Row {
+    let t = measure(svc, http, n).await;
     Row {
         id,
         scenario: format!(
-            "{label}, 64 concurrent, {n} requests (path {path}, {ok}/{n} with m365 results)"
+            "{label}, 64 concurrent, {n} requests (path {}, {}/{n} with m365 results)",
+            t.path, t.ok
         ),
-        figures: format!(
-            "{:.0} req/s, p50 {:.1} ms, p99 {:.1} ms, service CPU {:.3} ms/req",
-            n as f64 / wall.as_secs_f64(),
-            pct(&lat, 0.5),
-            pct(&lat, 0.99),
-            cpu / n as f64
-        ),
+        figures: t.figures(),
     }
 }
 
@@ -544,6 +572,9 @@ fn main() {
         if want("B11") {
             rows.push(hostile::b11(&http, if quick { 300 } else { 10_000 }).await);
         }
+        if want("B10") {
+            rows.push(slow_clients::b10(&http, n).await);
+        }
         rows
     });
     println!("\n| id | scenario | figures |\n|---|---|---|");
@@ -555,3 +586,4 @@ fn main() {
 mod hostile;
 mod index;
 mod mcp;
+mod slow_clients;

@@ -9,6 +9,8 @@
 //! - [`llm`]: Azure OpenAI client (chat, embeddings).
 //! - [`msgraph`]: Microsoft Graph search client.
 //! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
+//! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
+//!   graceful shutdown.
 //! - [`telemetry`]: tracing subscriber set-up.
 
 pub mod agent;
@@ -18,6 +20,7 @@ pub mod keywords;
 pub mod llm;
 pub mod msgraph;
 pub mod posts;
+pub mod server;
 pub mod settings;
 pub mod telemetry;
 pub mod tools;
@@ -43,7 +46,7 @@ pub struct App {
     listener: TcpListener,
     router: axum::Router,
     maintenance: tokio::task::JoinHandle<()>,
-    grace: Duration,
+    limits: server::Limits,
 }
 
 impl App {
@@ -85,7 +88,7 @@ impl App {
         let listener = TcpListener::bind(settings.server.addr)
             .await
             .with_context(|| format!("binding {}", settings.server.addr))?;
-        let grace = Duration::from_millis(settings.server.shutdown_grace_ms);
+        let limits = server::Limits::from_settings(&settings.server);
         let state = AppState {
             orchestrator,
             posts,
@@ -96,7 +99,7 @@ impl App {
             listener,
             router: api::router(state),
             maintenance,
-            grace,
+            limits,
         })
     }
 
@@ -113,22 +116,7 @@ impl App {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-        let signal = async move {
-            shutdown.await;
-            tracing::info!("shutting down: finishing in-flight requests");
-            let _ = stopping_tx.send(());
-        };
-        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
-        let grace = self.grace;
-        let bounded = async move {
-            let _ = stopping_rx.await;
-            tokio::time::sleep(grace).await;
-        };
-        tokio::select! {
-            result = server => result.context("serving HTTP")?,
-            () = bounded => tracing::warn!("grace period over; dropping remaining requests"),
-        }
+        server::serve(self.listener, self.router, self.limits, shutdown).await;
         self.maintenance.abort();
         Ok(())
     }

@@ -31,8 +31,16 @@ pub struct ServerSettings {
     pub cors_origins: Vec<String>,
     /// How long in-flight requests may run after SIGTERM before the process exits.
     pub shutdown_grace_ms: u64,
+    /// How long a client may take to send a request head; then the connection
+    /// is closed. Counts from the connection's start for its first request,
+    /// from the first byte of the head for later ones.
+    pub header_timeout_ms: u64,
+    /// How long a keep-alive connection may wait for its next request.
+    pub idle_timeout_ms: u64,
     /// How long a request's whole body may take to arrive, from its head (then 408).
     pub body_timeout_ms: u64,
+    /// Open connections at most; further ones wait in the listen backlog.
+    pub max_connections: usize,
 }
 
 /// Limits of one suggestions run.
@@ -156,6 +164,10 @@ const LEGACY_ENV: [(&str, &str, &str); 5] = [
     ),
 ];
 
+/// Upper bound of `server.max_connections`: far above what the process's file
+/// descriptors allow, and it keeps the connection semaphore's size in range.
+const MAX_CONNECTIONS: usize = 1_000_000;
+
 /// The defaults, compiled in so the binary runs from any directory.
 const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
@@ -218,6 +230,9 @@ impl Settings {
         if self.agent.circuit_failure_threshold == 0 {
             return invalid("agent.circuit_failure_threshold", "must be at least 1");
         }
+        if !(1..=MAX_CONNECTIONS).contains(&self.server.max_connections) {
+            return invalid("server.max_connections", "must be between 1 and 1000000");
+        }
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");
         }
@@ -237,6 +252,9 @@ impl Settings {
         }
         check_upstream_url("msgraph.base_url", &self.msgraph.base_url)?;
         for (key, value) in [
+            ("server.header_timeout_ms", self.server.header_timeout_ms),
+            ("server.idle_timeout_ms", self.server.idle_timeout_ms),
+            ("server.body_timeout_ms", self.server.body_timeout_ms),
             (
                 "azure_openai.chat_timeout_ms",
                 self.azure_openai.chat_timeout_ms,
@@ -246,7 +264,6 @@ impl Settings {
                 self.azure_openai.embeddings_timeout_ms,
             ),
             ("msgraph.timeout_ms", self.msgraph.timeout_ms),
-            ("server.body_timeout_ms", self.server.body_timeout_ms),
             ("msgraph.max_body_bytes", self.msgraph.max_body_bytes as u64),
             (
                 "azure_openai.max_chat_body_bytes",
@@ -322,6 +339,10 @@ mod tests {
         assert_eq!(s.azure_openai.api_version, "2024-12-01-preview");
         assert!(s.llm_endpoint().is_none());
         assert!(s.server.api_keys.is_empty());
+        assert_eq!(s.server.header_timeout_ms, 10_000);
+        assert_eq!(s.server.idle_timeout_ms, 60_000);
+        assert_eq!(s.server.body_timeout_ms, 15_000);
+        assert_eq!(s.server.max_connections, 10_000);
     }
 
     #[test]
@@ -367,6 +388,33 @@ mod tests {
             err.contains("msgraph.base_url") && err.contains("https"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn connection_limits_are_read_from_the_environment_and_zero_is_rejected() {
+        let s = load(&[
+            ("LINKUP__SERVER__HEADER_TIMEOUT_MS", "300"),
+            ("LINKUP__SERVER__IDLE_TIMEOUT_MS", "5000"),
+            ("LINKUP__SERVER__BODY_TIMEOUT_MS", "700"),
+            ("LINKUP__SERVER__MAX_CONNECTIONS", "2"),
+        ])
+        .unwrap();
+        assert_eq!(s.server.header_timeout_ms, 300);
+        assert_eq!(s.server.idle_timeout_ms, 5000);
+        assert_eq!(s.server.body_timeout_ms, 700);
+        assert_eq!(s.server.max_connections, 2);
+        for (var, key) in [
+            (
+                "LINKUP__SERVER__HEADER_TIMEOUT_MS",
+                "server.header_timeout_ms",
+            ),
+            ("LINKUP__SERVER__IDLE_TIMEOUT_MS", "server.idle_timeout_ms"),
+            ("LINKUP__SERVER__BODY_TIMEOUT_MS", "server.body_timeout_ms"),
+            ("LINKUP__SERVER__MAX_CONNECTIONS", "server.max_connections"),
+        ] {
+            let err = load(&[(var, "0")]).unwrap_err().to_string();
+            assert!(err.contains(key), "{err}");
+        }
     }
 
     #[test]

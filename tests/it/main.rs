@@ -7,6 +7,7 @@ mod http_edge;
 mod mcp;
 mod posts;
 mod privacy;
+mod slow_clients;
 mod suggestions;
 mod upstream_faults;
 // Shared with benches/load.rs, which uses helpers the tests do not.
