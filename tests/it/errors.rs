@@ -76,62 +76,41 @@ async fn a_missing_required_field_is_named_on_every_endpoint() {
 #[tokio::test]
 async fn duplicate_keys_trailing_bytes_and_arrays_for_objects_are_400s() {
     let app = spawn_app().await;
-    let post = reqwest::Method::POST;
-    let got = send(
-        &app,
-        post.clone(),
-        "/api/suggestions",
-        r#"{"postId": "p1", "text": "a", "text": "b"}"#,
-    )
-    .await;
-    assert_invalid(&got, Some("text"), "more than once");
-    let got = send(
-        &app,
-        post.clone(),
-        "/api/suggestions",
-        r#"{"postId": "p1", "text": "a", "x": {"k": 1, "k": 2}}"#,
-    )
-    .await;
-    assert_invalid(&got, Some("x.k"), "more than once");
-
-    let got = send(
-        &app,
-        post.clone(),
-        "/api/suggestions",
-        r#"{"postId": "p1", "text": "a"}xyz"#,
-    )
-    .await;
-    assert_invalid(&got, None, "malformed JSON");
-    let got = send(
-        &app,
-        post.clone(),
-        "/api/suggestions",
-        r#"{"postId": "p1", "text": "a"} {}"#,
-    )
-    .await;
-    assert_invalid(&got, None, "malformed JSON");
-
-    let got = send(
-        &app,
-        post.clone(),
-        "/api/suggestions",
-        r#"["p-1", "deployment pipeline"]"#,
-    )
-    .await;
-    assert_invalid(&got, None, "object");
+    let cases: [(&str, Option<&str>, &str); 5] = [
+        (
+            r#"{"postId": "p1", "text": "a", "text": "b"}"#,
+            Some("text"),
+            "more than once",
+        ),
+        (
+            r#"{"postId": "p1", "text": "a", "x": {"k": 1, "k": 2}}"#,
+            Some("x.k"),
+            "more than once",
+        ),
+        (
+            r#"{"postId": "p1", "text": "a"}xyz"#,
+            None,
+            "malformed JSON",
+        ),
+        (
+            r#"{"postId": "p1", "text": "a"} {}"#,
+            None,
+            "malformed JSON",
+        ),
+        (r#"["p-1", "deployment pipeline"]"#, None, "object"),
+    ];
+    for (body, field, message) in cases {
+        let got = send(&app, reqwest::Method::POST, "/api/suggestions", body).await;
+        assert_invalid(&got, field, message);
+    }
     let values: Vec<Value> = post_body("hello", &[])
         .as_object()
         .unwrap()
         .values()
         .cloned()
         .collect();
-    let got = send(
-        &app,
-        reqwest::Method::PUT,
-        "/api/posts/p-arr",
-        &Value::Array(values).to_string(),
-    )
-    .await;
+    let array = Value::Array(values).to_string();
+    let got = send(&app, reqwest::Method::PUT, "/api/posts/p-arr", &array).await;
     assert_invalid(&got, None, "object");
     let stored = app
         .http
