@@ -16,6 +16,7 @@
 pub mod agent;
 pub mod api;
 pub mod contract;
+pub mod degraded;
 pub mod keywords;
 pub mod llm;
 pub mod msgraph;

@@ -41,6 +41,18 @@ pub enum GraphError {
 }
 
 impl GraphError {
+    /// Every [`kind`](Self::kind).
+    pub const KINDS: [&'static str; 8] = [
+        "unauthorized",
+        "forbidden",
+        "rate_limited",
+        "upstream_error",
+        "timeout",
+        "unreachable",
+        "malformed_response",
+        "too_large",
+    ];
+
     /// Short machine-readable kind, used in `meta.degraded` (`m365_<kind>`) and logs.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -10,6 +10,7 @@ use super::{
     events::{Emitter, RunEvent},
 };
 use crate::{
+    degraded::Degraded,
     keywords::keywords,
     tools::{MAX_QUERY_CHARS, Session, Source, connection::McpConnection, truncate},
 };
@@ -42,7 +43,7 @@ pub(super) async fn run(
             return;
         }
         if input.graph_token.is_none() {
-            session.mark_lost(Source::M365, "m365_no_token");
+            session.mark_lost(Source::M365, Degraded::M365NoToken);
             return;
         }
         let Ok(_slot) = slots.acquire().await else {
@@ -62,9 +63,9 @@ pub(super) async fn run(
     // No `generate_action_hint` call: the fallback runs with the LLM disabled
     // for this request, so the tool could only write the template hint, which
     // the response writes from the same top result (`fallback_hint`).
-    if session.has_degraded("mcp_call_failed") {
+    if session.has_degraded(Degraded::McpCallFailed) {
         // The tools are unreachable: the hint tool is too.
-        session.mark_lost(Source::ActionHint, "mcp_call_failed");
+        session.mark_lost(Source::ActionHint, Degraded::McpCallFailed);
     }
 }
 
@@ -126,13 +127,13 @@ async fn call(
             tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
             // search_m365 tools mark their own failures; a partial group failure is not unavailability.
             if !session.is_lost(source) && source != Source::M365 {
-                session.mark_lost(source, &format!("{}_tool_error", source.as_str()));
+                session.mark_lost(source, Degraded::ToolError(source));
             }
         }
         Err(e) => {
             let _e = span.enter();
             tracing::warn!(tool, error.kind = "mcp_error", error.message = %e, "tool call failed");
-            session.mark_lost(source, "mcp_call_failed");
+            session.mark_lost(source, Degraded::McpCallFailed);
         }
     }
 }

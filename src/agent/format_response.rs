@@ -10,7 +10,7 @@ use super::{
     graph::{GraphError, Node, NodeName, StepReport},
     state::{RunCtx, RunState},
 };
-use crate::tools::session::Collected;
+use crate::{degraded::Degraded, tools::session::Collected};
 
 pub const NAME: NodeName = "formatResponse";
 
@@ -33,7 +33,7 @@ impl<'c> Node<RunState> for FormatResponse<'c> {
         Box::pin(async move {
             let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {
-                state.degraded.push("round_cap".into());
+                state.degraded.push(Degraded::RoundCap);
                 tracing::warn!(
                     rounds = state.llm_calls,
                     "round cap reached before a final answer"
@@ -53,7 +53,7 @@ impl<'c> Node<RunState> for FormatResponse<'c> {
                         bytes = content.len(),
                         "final answer unparseable; using the collected results"
                     );
-                    state.degraded.push("llm_output_unparseable".into());
+                    state.degraded.push(Degraded::LlmOutputUnparseable);
                 }
             }
             Ok(StepReport::default())

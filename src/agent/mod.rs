@@ -30,6 +30,7 @@ pub use events::{Emitter, RunEvent};
 
 use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
+    degraded::Degraded,
     llm::LlmError,
     settings::{AgentSettings, Secret},
     tools::{Session, Source, ToolDeps, connection::McpConnection},
@@ -54,7 +55,7 @@ pub struct RunInput {
 struct Outcome {
     path: Option<RunPath>,
     rounds: AtomicU32,
-    degraded: Vec<String>,
+    degraded: Vec<Degraded>,
     selection: Option<Selection>,
 }
 
@@ -114,10 +115,10 @@ impl Orchestrator {
             .is_err()
         {
             outcome.path = Some(RunPath::Partial);
-            outcome.degraded.push("deadline".to_owned());
+            outcome.degraded.push(Degraded::Deadline);
             // What the deadline cut is lost, not empty: say so.
             if input.graph_token.is_some() && !session.answered(Source::M365) {
-                session.mark_lost(Source::M365, "m365_timeout");
+                session.mark_lost(Source::M365, Degraded::M365("timeout"));
             }
             if !session.posts_searched() {
                 self.posts_by_words(&session, &input).await;
@@ -154,17 +155,17 @@ impl Orchestrator {
         outcome: &mut Outcome,
     ) {
         let skip = if !self.deps.llm.chat_configured() {
-            Some("llm_unconfigured")
+            Some(Degraded::LlmUnconfigured)
         } else if self.circuit.is_open() {
-            Some("llm_circuit_open")
+            Some(Degraded::LlmCircuitOpen)
         } else {
             None
         };
         if let Some(reason) = skip {
             session.disable_llm();
-            outcome.degraded.push(reason.to_owned());
+            outcome.degraded.push(reason);
             events.emit(RunEvent::Fallback {
-                reason: reason.to_owned(),
+                reason: reason.to_string(),
             });
             outcome.path = Some(RunPath::Fallback);
             let all = fallback::Searches {
@@ -192,7 +193,7 @@ impl Orchestrator {
             Ok(state) => {
                 self.circuit.record_success();
                 outcome.path = Some(RunPath::Agent);
-                let invalid_calls = state.degraded.iter().any(|d| d == tool_exec::INVALID);
+                let invalid_calls = state.degraded.contains(&Degraded::ToolArgumentsInvalid);
                 outcome.degraded.extend(state.degraded);
                 outcome.selection = state.selection;
                 if invalid_calls {
@@ -205,10 +206,10 @@ impl Orchestrator {
                     self.circuit.record_failure();
                 }
                 session.disable_llm();
-                let reason = degraded_reason(&e);
-                outcome.degraded.push(reason.to_owned());
+                let reason = Degraded::from(&e);
+                outcome.degraded.push(reason);
                 events.emit(RunEvent::Fallback {
-                    reason: reason.to_owned(),
+                    reason: reason.to_string(),
                 });
                 outcome.path = Some(RunPath::Fallback);
                 let searches = fallback::Searches {
@@ -263,14 +264,14 @@ impl Orchestrator {
                 session.mark_answered(Source::Posts);
                 session.add_posts(posts);
                 if self.deps.llm.embeddings_configured() {
-                    session.degrade("posts_lexical_only");
+                    session.degrade(Degraded::PostsLexicalOnly);
                 }
             }
             Ok(Err(e)) => {
                 tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
-                session.mark_lost(Source::Posts, "posts_index_error");
+                session.mark_lost(Source::Posts, Degraded::PostsIndexError);
             }
-            Err(_) => session.mark_lost(Source::Posts, "posts_timeout"),
+            Err(_) => session.mark_lost(Source::Posts, Degraded::PostsTimeout),
         }
     }
 }
@@ -298,15 +299,3 @@ impl Orchestrator {
 
 /// Concurrent fallback runs (each a few ms of CPU; measured in B3).
 const FALLBACK_SLOTS: usize = 32;
-
-/// `meta.degraded` reason of an LLM failure.
-fn degraded_reason(e: &LlmError) -> &'static str {
-    match e {
-        LlmError::RateLimited { .. } => "llm_rate_limited",
-        LlmError::Timeout => "llm_timeout",
-        LlmError::ContentFilter => "llm_content_filter",
-        LlmError::Unconfigured => "llm_unconfigured",
-        LlmError::TooLarge => "llm_too_large",
-        _ => "llm_error",
-    }
-}

@@ -5,6 +5,7 @@
 use super::format_response::Selection;
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
+    degraded::Degraded,
     tools::{Session, Source, fallback_hint},
 };
 
@@ -21,7 +22,7 @@ pub(super) struct Parts<'a> {
     pub rounds: u32,
     pub run_id: String,
     pub elapsed_ms: u64,
-    pub degraded: Vec<String>,
+    pub degraded: Vec<Degraded>,
     /// The model's choice (agent path); None means every collected result.
     pub selection: Option<Selection>,
 }
@@ -62,12 +63,13 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     if !p.has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
     }
-    let mut degraded = p.degraded;
+    let mut reasons = p.degraded;
     for reason in c.degraded {
-        if !degraded.contains(&reason) {
-            degraded.push(reason);
+        if !reasons.contains(&reason) {
+            reasons.push(reason);
         }
     }
+    let degraded = reasons.iter().map(|r| r.to_string()).collect();
     let action_hint = if m365.is_empty() && posts.is_empty() {
         None
     } else {

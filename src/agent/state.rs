@@ -6,6 +6,7 @@ use tokio::time::Instant;
 
 use super::{events::Emitter, format_response::Selection};
 use crate::{
+    degraded::Degraded,
     llm::{
         AzureOpenAi, LlmError,
         wire::{ChatMessage, ToolDefinition, Usage},
@@ -29,7 +30,7 @@ pub struct RunState {
     /// What formatResponse selected; None when the answer was unusable.
     pub selection: Option<Selection>,
     /// Reasons for `meta.degraded` found during the run.
-    pub degraded: Vec<String>,
+    pub degraded: Vec<Degraded>,
     /// Token usage over all rounds.
     pub usage: Usage,
 }

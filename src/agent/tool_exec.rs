@@ -13,13 +13,12 @@ use super::{
     graph::{GraphError, Node, NodeName, StepReport},
     state::{RunCtx, RunState},
 };
-use crate::llm::wire::{ChatMessage, ToolCall};
+use crate::{
+    degraded::Degraded,
+    llm::wire::{ChatMessage, ToolCall},
+};
 
 pub const NAME: NodeName = "toolExec";
-
-/// `meta.degraded` when the model called a tool that is not offered or with
-/// arguments its schema rejects (the orchestrator completes what it missed).
-pub const INVALID: &str = "tool_arguments_invalid";
 
 pub struct ToolExec<'a>(pub &'a RunCtx<'a>);
 
@@ -41,10 +40,9 @@ impl<'c> Node<RunState> for ToolExec<'c> {
         Box::pin(async move {
             let ctx = self.0;
             let calls: Vec<ToolCall> = state.pending_tool_calls().to_vec();
-            if calls.len() > ctx.max_tool_calls
-                && !state.degraded.iter().any(|d| d == "tool_call_cap")
+            if calls.len() > ctx.max_tool_calls && !state.degraded.contains(&Degraded::ToolCallCap)
             {
-                state.degraded.push("tool_call_cap".into());
+                state.degraded.push(Degraded::ToolCallCap);
             }
             let runs = calls.iter().enumerate().map(|(i, call)| {
                 let memo = &state.memo;
@@ -64,8 +62,10 @@ impl<'c> Node<RunState> for ToolExec<'c> {
                 }
             });
             let outcomes = futures::future::join_all(runs).await;
-            if outcomes.iter().any(|o| o.invalid) && !state.degraded.iter().any(|d| d == INVALID) {
-                state.degraded.push(INVALID.into());
+            // The orchestrator completes what the model missed.
+            let invalid = Degraded::ToolArgumentsInvalid;
+            if outcomes.iter().any(|o| o.invalid) && !state.degraded.contains(&invalid) {
+                state.degraded.push(invalid);
             }
             for (call, outcome) in calls.iter().zip(outcomes) {
                 if let Some(key) = outcome.memo_key.filter(|_| outcome.ok) {

@@ -42,6 +42,20 @@ pub enum LlmError {
 }
 
 impl LlmError {
+    /// Every [`kind`](Self::kind).
+    pub const KINDS: [&'static str; 10] = [
+        "unconfigured",
+        "unauthorized",
+        "rate_limited",
+        "content_filter",
+        "bad_request",
+        "upstream_error",
+        "timeout",
+        "unreachable",
+        "malformed_response",
+        "too_large",
+    ];
+
     /// Short machine-readable kind for logs and `meta.degraded`.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{MAX_DESCRIPTION_CHARS, Session, ToolDeps, truncate};
-use crate::llm::{ChatOptions, wire::ChatMessage};
+use crate::{
+    degraded::Degraded,
+    llm::{ChatOptions, wire::ChatMessage},
+};
 
 /// Longest hint, in tokens.
 const MAX_HINT_TOKENS: u32 = 60;
@@ -66,7 +69,7 @@ pub(super) async fn run(
                     error.kind = kind,
                     "hint falls back to the template"
                 );
-                session.degrade(&format!("hint_llm_{kind}"));
+                session.degrade(Degraded::HintLlm(kind));
                 template_hint(&results[0])
             }
         }

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{MAX_DESCRIPTION_CHARS, Session, Source, ToolDeps, check_query, truncate};
+use crate::degraded::Degraded;
 
 /// Arguments of `search_m365`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -20,7 +21,7 @@ pub(super) async fn run(
 ) -> Result<String, String> {
     let query = check_query(&args.query)?;
     let Some(token) = session.graph_token() else {
-        session.mark_lost(Source::M365, "m365_no_token");
+        session.mark_lost(Source::M365, Degraded::M365NoToken);
         return Err("unavailable: no Microsoft Graph token for this request".to_owned());
     };
     let found = deps
@@ -33,7 +34,7 @@ pub(super) async fn run(
                 error.kind = e.kind(),
                 "Graph search failed"
             );
-            session.mark_lost(Source::M365, &format!("m365_{}", e.kind()));
+            session.mark_lost(Source::M365, Degraded::M365(e.kind()));
             format!("Microsoft Graph search failed: {}", e.kind())
         })?;
     session.mark_answered(Source::M365);
@@ -43,7 +44,7 @@ pub(super) async fn run(
             error.kind = e.kind(),
             "one Graph entity group failed"
         );
-        session.degrade(&format!("m365_partial_{}", e.kind()));
+        session.degrade(Degraded::M365Partial(e.kind()));
     }
     let refs = session.add_m365(found.items.clone());
     let out: Vec<_> = refs

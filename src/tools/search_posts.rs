@@ -5,6 +5,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{MAX_DESCRIPTION_CHARS, Session, Source, ToolDeps, check_query, truncate};
+use crate::degraded::Degraded;
 
 /// Posts returned per search.
 const LIMIT: usize = 5;
@@ -32,15 +33,15 @@ pub(super) async fn run(
     session.mark_posts_searched();
     let found = found.map_err(|e| {
         tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
-        session.mark_lost(Source::Posts, "posts_index_error");
+        session.mark_lost(Source::Posts, Degraded::PostsIndexError);
         "post index search failed".to_owned()
     })?;
     session.mark_answered(Source::Posts);
     if found.lexical_only {
-        session.degrade("posts_lexical_only");
+        session.degrade(Degraded::PostsLexicalOnly);
     }
     if let Some(kind) = found.embedding_error {
-        session.degrade(&format!("embeddings_{kind}"));
+        session.degrade(Degraded::Embeddings(kind));
     }
     let refs = session.add_posts(found.posts.clone());
     let out: Vec<_> = refs

@@ -9,6 +9,7 @@ use std::sync::{
 
 use crate::{
     contract::{McpSuggestion, PostSummary},
+    degraded::Degraded,
     settings::Secret,
 };
 
@@ -43,8 +44,8 @@ pub struct Collected {
     pub lost: Vec<Source>,
     /// Sources a call of which answered (with results or with none).
     pub answered: Vec<Source>,
-    /// Machine-readable reasons for `meta.degraded`.
-    pub degraded: Vec<String>,
+    /// Reasons for `meta.degraded`.
+    pub degraded: Vec<Degraded>,
 }
 
 /// The `_meta` key that names the session of a tool call.
@@ -225,8 +226,8 @@ impl Session {
     }
 
     /// Whether `reason` is among the degradations so far.
-    pub fn has_degraded(&self, reason: &str) -> bool {
-        self.lock().degraded.iter().any(|d| d == reason)
+    pub fn has_degraded(&self, reason: Degraded) -> bool {
+        self.lock().degraded.contains(&reason)
     }
 
     /// Whether a call to `source` was lost.
@@ -237,7 +238,7 @@ impl Session {
     /// Records that a call to `source` was lost (failed, timed out, over its
     /// size cap, or could not be made), with a reason for `meta.degraded`.
     /// The source is unavailable unless another call to it answered.
-    pub fn mark_lost(&self, source: Source, reason: &str) {
+    pub fn mark_lost(&self, source: Source, reason: Degraded) {
         let mut c = self.lock();
         if !c.lost.contains(&source) {
             c.lost.push(source);
@@ -246,14 +247,14 @@ impl Session {
     }
 
     /// Records a degradation that left the source usable.
-    pub fn degrade(&self, reason: &str) {
+    pub fn degrade(&self, reason: Degraded) {
         push_unique(&mut self.lock().degraded, reason);
     }
 }
 
-fn push_unique(list: &mut Vec<String>, item: &str) {
-    if !list.iter().any(|i| i == item) {
-        list.push(item.to_owned());
+fn push_unique(list: &mut Vec<Degraded>, item: Degraded) {
+    if !list.contains(&item) {
+        list.push(item);
     }
 }
 

@@ -1,0 +1,197 @@
+//! Why a panel is degraded: every reason `meta.degraded` can carry, with its
+//! wire string. The README's table lists each of them (a test compares).
+
+use std::{borrow::Cow, fmt};
+
+use crate::{llm::LlmError, msgraph::GraphError, tools::Source};
+
+/// One reason in `meta.degraded`. Variants carrying a `kind` take it from
+/// `GraphError::kind` or `LlmError::kind` (`m365_timeout`, `embeddings_too_large`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Degraded {
+    /// No Azure OpenAI chat deployment: the fallback served.
+    LlmUnconfigured,
+    /// Recent consecutive LLM failures: the agent was skipped.
+    LlmCircuitOpen,
+    /// The LLM failed (`llm_rate_limited`, `llm_timeout`, …): the fallback served.
+    Llm(LlmFailure),
+    /// The final answer was not the JSON asked for.
+    LlmOutputUnparseable,
+    /// `agent.max_rounds` reached while the model still called tools.
+    RoundCap,
+    /// More tool calls in a round than `agent.max_tool_calls_per_round`.
+    ToolCallCap,
+    /// The model called a tool not offered, or with arguments it rejects.
+    ToolArgumentsInvalid,
+    /// No Graph token: M365 was not searched.
+    M365NoToken,
+    /// A Graph search failed (`m365_<kind>`).
+    M365(&'static str),
+    /// One of a search's two Graph requests failed (`m365_partial_<kind>`).
+    M365Partial(&'static str),
+    /// Embeddings configured but unavailable: posts ranked by words only.
+    PostsLexicalOnly,
+    /// The post index failed.
+    PostsIndexError,
+    /// At the deadline, even the posts ranked by words came too late.
+    PostsTimeout,
+    /// The query's embedding failed (`embeddings_<kind>`).
+    Embeddings(&'static str),
+    /// The LLM could not write `generate_action_hint`'s hint (`hint_llm_<kind>`).
+    HintLlm(&'static str),
+    /// A tool answered an error for this source (`<source>_tool_error`).
+    ToolError(Source),
+    /// A call on the in-process MCP connection failed.
+    McpCallFailed,
+    /// `agent.timeout_ms` elapsed: what was collected is returned.
+    Deadline,
+}
+
+/// The LLM failures the agent reports under their own name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlmFailure {
+    RateLimited,
+    ContentFilter,
+    Timeout,
+    TooLarge,
+    /// Any other failure (401, 5xx, unreachable, malformed body).
+    Error,
+}
+
+impl From<&LlmError> for Degraded {
+    fn from(e: &LlmError) -> Self {
+        match e {
+            LlmError::Unconfigured => Self::LlmUnconfigured,
+            LlmError::RateLimited { .. } => Self::Llm(LlmFailure::RateLimited),
+            LlmError::ContentFilter => Self::Llm(LlmFailure::ContentFilter),
+            LlmError::Timeout => Self::Llm(LlmFailure::Timeout),
+            LlmError::TooLarge => Self::Llm(LlmFailure::TooLarge),
+            _ => Self::Llm(LlmFailure::Error),
+        }
+    }
+}
+
+impl Degraded {
+    /// The reason as sent in `meta.degraded`.
+    pub fn wire(&self) -> Cow<'static, str> {
+        let fixed = |s: &'static str| Cow::Borrowed(s);
+        match self {
+            Self::LlmUnconfigured => fixed("llm_unconfigured"),
+            Self::LlmCircuitOpen => fixed("llm_circuit_open"),
+            Self::Llm(LlmFailure::RateLimited) => fixed("llm_rate_limited"),
+            Self::Llm(LlmFailure::ContentFilter) => fixed("llm_content_filter"),
+            Self::Llm(LlmFailure::Timeout) => fixed("llm_timeout"),
+            Self::Llm(LlmFailure::TooLarge) => fixed("llm_too_large"),
+            Self::Llm(LlmFailure::Error) => fixed("llm_error"),
+            Self::LlmOutputUnparseable => fixed("llm_output_unparseable"),
+            Self::RoundCap => fixed("round_cap"),
+            Self::ToolCallCap => fixed("tool_call_cap"),
+            Self::ToolArgumentsInvalid => fixed("tool_arguments_invalid"),
+            Self::M365NoToken => fixed("m365_no_token"),
+            Self::M365(kind) => Cow::Owned(format!("m365_{kind}")),
+            Self::M365Partial(kind) => Cow::Owned(format!("m365_partial_{kind}")),
+            Self::PostsLexicalOnly => fixed("posts_lexical_only"),
+            Self::PostsIndexError => fixed("posts_index_error"),
+            Self::PostsTimeout => fixed("posts_timeout"),
+            Self::Embeddings(kind) => Cow::Owned(format!("embeddings_{kind}")),
+            Self::HintLlm(kind) => Cow::Owned(format!("hint_llm_{kind}")),
+            Self::ToolError(source) => Cow::Owned(format!("{}_tool_error", source.as_str())),
+            Self::McpCallFailed => fixed("mcp_call_failed"),
+            Self::Deadline => fixed("deadline"),
+        }
+    }
+
+    /// Every reason that can be sent: each variant with each kind it can carry.
+    pub fn every() -> Vec<Self> {
+        use LlmFailure::*;
+        let mut all = vec![
+            Self::LlmUnconfigured,
+            Self::LlmCircuitOpen,
+            Self::LlmOutputUnparseable,
+            Self::RoundCap,
+            Self::ToolCallCap,
+            Self::ToolArgumentsInvalid,
+            Self::M365NoToken,
+            Self::PostsLexicalOnly,
+            Self::PostsIndexError,
+            Self::PostsTimeout,
+            Self::McpCallFailed,
+            Self::Deadline,
+        ];
+        all.extend([RateLimited, ContentFilter, Timeout, TooLarge, Error].map(Self::Llm));
+        all.extend(GraphError::KINDS.map(Self::M365));
+        all.extend(GraphError::KINDS.map(Self::M365Partial));
+        all.extend(LlmError::KINDS.map(Self::Embeddings));
+        all.extend(LlmError::KINDS.map(Self::HintLlm));
+        // M365's tool errors are its Graph failures (`m365_<kind>`).
+        all.extend([Source::Posts, Source::ActionHint].map(Self::ToolError));
+        all
+    }
+}
+
+impl fmt::Display for Degraded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.wire())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reasons the README's `meta.degraded` table names: every
+    /// backquoted name in its first column, `<kind>` expanded to every kind.
+    fn documented() -> Vec<String> {
+        let readme = include_str!("../README.md");
+        let table = readme
+            .split("`meta.degraded` reasons:")
+            .nth(1)
+            .expect("the README has the reasons table");
+        let kinds = |pattern: &str| -> Vec<String> {
+            let all: Vec<&str> = if pattern.starts_with("m365_") {
+                GraphError::KINDS.to_vec()
+            } else {
+                LlmError::KINDS.to_vec()
+            };
+            all.iter().map(|k| pattern.replace("<kind>", k)).collect()
+        };
+        table
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|row| row.split('|').nth(1))
+            .flat_map(|cell| {
+                cell.split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .flat_map(|name| match name.contains("<kind>") {
+                true => kinds(&name),
+                false => vec![name],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_lists_every_reason_and_no_other() {
+        let mut sent: Vec<String> = Degraded::every().iter().map(|d| d.to_string()).collect();
+        let mut documented = documented();
+        sent.sort();
+        sent.dedup();
+        documented.sort();
+        documented.dedup();
+        assert_eq!(sent, documented);
+    }
+
+    #[test]
+    fn llm_errors_map_to_their_reason() {
+        let d = Degraded::from(&LlmError::RateLimited {
+            retry_after_secs: None,
+        });
+        assert_eq!(d.wire(), "llm_rate_limited");
+        assert_eq!(Degraded::from(&LlmError::Upstream(502)).wire(), "llm_error");
+        assert_eq!(Degraded::M365("timeout").wire(), "m365_timeout");
+    }
+}
