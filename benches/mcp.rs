@@ -1,15 +1,9 @@
 //! B8: cost of the per-request MCP session (duplex, rmcp handshake, tools/list),
 //! measured in this process.
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::{sync::Arc, time::Instant};
 
 use linkup_suggestions::{
-    llm::AzureOpenAi,
-    msgraph::GraphClient,
-    posts::PostIndex,
     settings::Settings,
     tools::{Session, ToolDeps, connection::McpConnection},
 };
@@ -28,18 +22,22 @@ fn own_rss_kb() -> f64 {
 
 pub async fn b8(n: usize) -> Row {
     let dir = tempfile::tempdir().expect("dir");
-    let settings =
-        Settings::load_from(std::path::Path::new("config"), Default::default()).expect("settings");
+    let env = [
+        (
+            "LINKUP__MSGRAPH__BASE_URL",
+            "https://graph.invalid".to_owned(),
+        ),
+        (
+            "LINKUP__POSTS__DB_PATH",
+            dir.path().join("posts.db").display().to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let settings = Settings::load_from(std::path::Path::new("config"), env).expect("settings");
     let http = linkup_suggestions::http_client().expect("client");
-    let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
-    let posts = PostIndex::open(&dir.path().join("posts.db"), llm.clone())
-        .await
-        .expect("index");
-    let deps = Arc::new(ToolDeps {
-        graph: GraphClient::new(http, "https://graph.invalid", Duration::from_secs(1)),
-        posts,
-        llm,
-    });
+    let deps = Arc::new(ToolDeps::build(&settings, http).await.expect("tool deps"));
     // Before: a connection per request (duplex, handshake, tools/list).
     let mut lat = Vec::with_capacity(n);
     let cpu0 = proc_cpu_ms("self");

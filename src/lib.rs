@@ -35,9 +35,6 @@ use tokio::net::TcpListener;
 use crate::{
     agent::Orchestrator,
     api::AppState,
-    llm::AzureOpenAi,
-    msgraph::GraphClient,
-    posts::PostIndex,
     settings::Settings,
     tools::{ToolDeps, connection::McpConnection},
 };
@@ -54,30 +51,18 @@ impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let http = http_client().context("building the HTTP client")?;
-        let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
-        let graph = GraphClient::new(
-            http,
-            &settings.msgraph.base_url,
-            Duration::from_millis(settings.msgraph.timeout_ms),
-        )
-        .with_max_body_bytes(settings.msgraph.max_body_bytes);
-        let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
-            .await
-            .with_context(|| {
-                format!(
-                    "opening the post index at {}",
-                    settings.posts.db_path.display()
-                )
-            })?;
+        let deps = ToolDeps::build(&settings, http).await.with_context(|| {
+            format!(
+                "opening the post index at {}",
+                settings.posts.db_path.display()
+            )
+        })?;
+        let posts = deps.posts.clone();
         let maintenance = posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
         );
-        let deps = Arc::new(ToolDeps {
-            graph,
-            posts: posts.clone(),
-            llm,
-        });
+        let deps = Arc::new(deps);
         let conn = McpConnection::open(deps.clone())
             .await
             .context("connecting the in-process MCP tools")?;

@@ -13,7 +13,7 @@ use super::{
     RunInput,
     events::{Emitter, RunEvent},
     format_response::{self, FormatResponse},
-    graph::{END, Edge, Graph, START},
+    graph::{END, Edge, Graph, GraphError, NodeName, START},
     llm_call::{self, LlmCall},
     prompt,
     state::{RunCtx, RunState},
@@ -44,8 +44,18 @@ fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::
     arrived + std::time::Duration::from_millis(timeout_ms - reserve)
 }
 
-/// Runs the graph; an LLM failure ends it with that error.
-pub async fn run(a: Args<'_>) -> Result<RunState, LlmError> {
+/// shouldContinue: to toolExec while the model calls tools and rounds remain,
+/// else to formatResponse.
+fn should_continue(state: &RunState) -> NodeName {
+    if !state.pending_tool_calls().is_empty() && state.llm_calls < state.max_rounds {
+        tool_exec::NAME
+    } else {
+        format_response::NAME
+    }
+}
+
+/// Runs the graph; an LLM failure ends it with that error (`GraphError::Node`).
+pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     let has_token = a.input.graph_token.is_some();
     let ctx = RunCtx {
         llm: a.llm,
@@ -69,7 +79,7 @@ pub async fn run(a: Args<'_>) -> Result<RunState, LlmError> {
         .node(ToolExec(&ctx))
         .node(FormatResponse(&ctx))
         .edge(START, Edge::To(llm_call::NAME))
-        .edge(llm_call::NAME, Edge::Branch(llm_call::should_continue))
+        .edge(llm_call::NAME, Edge::Branch(should_continue))
         .edge(tool_exec::NAME, Edge::To(llm_call::NAME))
         .edge(format_response::NAME, Edge::To(END));
     let result = graph
@@ -84,11 +94,5 @@ pub async fn run(a: Args<'_>) -> Result<RunState, LlmError> {
             });
         })
         .await;
-    match result {
-        Ok(()) => Ok(state),
-        Err(e) => {
-            tracing::warn!(error.kind = "agent_stopped", error.message = %e, "agent graph stopped");
-            Err(state.llm_error.unwrap_or(LlmError::Malformed))
-        }
-    }
+    result.map(|()| state)
 }

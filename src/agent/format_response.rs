@@ -7,29 +7,21 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::{
-    graph::{GraphError, Node, NodeName, StepReport},
-    state::{RunCtx, RunState},
+    graph::{Node, NodeName, StepReport},
+    state::{RunCtx, RunState, Selection},
 };
-use crate::{degraded::Degraded, tools::session::Collected};
+use crate::{degraded::Degraded, llm::LlmError, tools::session::Collected};
 
 pub const NAME: NodeName = "formatResponse";
 
-/// The model's choice, as refs into the session's collected results.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Selection {
-    pub m365: Vec<String>,
-    pub posts: Vec<String>,
-    pub action_hint: Option<String>,
-}
-
 pub struct FormatResponse<'a>(pub &'a RunCtx<'a>);
 
-impl<'c> Node<RunState> for FormatResponse<'c> {
+impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, GraphError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {

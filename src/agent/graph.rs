@@ -21,10 +21,10 @@ pub struct StepReport {
     pub tool_calls: Vec<String>,
 }
 
-/// One step of the graph over state `S`.
-pub trait Node<S>: Send + Sync {
+/// One step of the graph over state `S`; it fails with an `E`.
+pub trait Node<S, E>: Send + Sync {
     fn name(&self) -> NodeName;
-    fn run<'a>(&'a self, state: &'a mut S) -> BoxFuture<'a, Result<StepReport, GraphError>>;
+    fn run<'a>(&'a self, state: &'a mut S) -> BoxFuture<'a, Result<StepReport, E>>;
 }
 
 /// An edge out of a node: fixed, or chosen from the state.
@@ -33,15 +33,15 @@ pub enum Edge<S> {
     Branch(fn(&S) -> NodeName),
 }
 
-/// Why a graph run stopped early.
+/// Why a graph run stopped early: a node's own error `E`, or the runtime's.
 #[derive(Debug, thiserror::Error)]
-pub enum GraphError {
+pub enum GraphError<E: std::error::Error + 'static> {
     #[error("step limit of {0} reached")]
     StepLimit(usize),
     #[error("no node named {0}")]
     UnknownNode(NodeName),
     #[error("node failed: {0}")]
-    Node(String),
+    Node(#[source] E),
 }
 
 /// A finished step, as given to the observer.
@@ -54,13 +54,13 @@ pub struct Step {
 }
 
 /// Nodes, edges and a step limit.
-pub struct Graph<'a, S> {
-    nodes: HashMap<NodeName, Box<dyn Node<S> + 'a>>,
+pub struct Graph<'a, S, E> {
+    nodes: HashMap<NodeName, Box<dyn Node<S, E> + 'a>>,
     edges: HashMap<NodeName, Edge<S>>,
     max_steps: usize,
 }
 
-impl<'a, S: Send> Graph<'a, S> {
+impl<'a, S: Send, E: std::error::Error + 'static> Graph<'a, S, E> {
     pub fn new(max_steps: usize) -> Self {
         Self {
             nodes: HashMap::new(),
@@ -69,7 +69,7 @@ impl<'a, S: Send> Graph<'a, S> {
         }
     }
 
-    pub fn node(mut self, node: impl Node<S> + 'a) -> Self {
+    pub fn node(mut self, node: impl Node<S, E> + 'a) -> Self {
         self.nodes.insert(node.name(), Box::new(node));
         self
     }
@@ -92,7 +92,7 @@ impl<'a, S: Send> Graph<'a, S> {
         &self,
         state: &mut S,
         mut observe: impl FnMut(&Step, &S),
-    ) -> Result<(), GraphError> {
+    ) -> Result<(), GraphError<E>> {
         let started = Instant::now();
         let mut current = self.next(START, state);
         let mut step = 0;
@@ -106,7 +106,11 @@ impl<'a, S: Send> Graph<'a, S> {
                 .get(current)
                 .ok_or(GraphError::UnknownNode(current))?;
             let span = tracing::debug_span!("node", node = current, step);
-            let report = node.run(state).instrument(span.clone()).await?;
+            let report = node
+                .run(state)
+                .instrument(span.clone())
+                .await
+                .map_err(GraphError::Node)?;
             let elapsed_ms = started.elapsed().as_millis() as u64;
             span.in_scope(
                 || tracing::debug!(elapsed_ms, tool_calls = ?report.tool_calls, "node done"),
@@ -133,14 +137,14 @@ mod tests {
     /// Appends its name to the trace.
     struct Mark(NodeName);
 
-    impl Node<Vec<NodeName>> for Mark {
+    impl Node<Vec<NodeName>, std::fmt::Error> for Mark {
         fn name(&self) -> NodeName {
             self.0
         }
         fn run<'a>(
             &'a self,
             state: &'a mut Vec<NodeName>,
-        ) -> BoxFuture<'a, Result<StepReport, GraphError>> {
+        ) -> BoxFuture<'a, Result<StepReport, std::fmt::Error>> {
             Box::pin(async move {
                 state.push(self.0);
                 Ok(StepReport::default())
@@ -156,7 +160,7 @@ mod tests {
         }
     }
 
-    fn agent_shape<'a>() -> Graph<'a, Vec<NodeName>> {
+    fn agent_shape<'a>() -> Graph<'a, Vec<NodeName>, std::fmt::Error> {
         Graph::new(20)
             .node(Mark("llmCall"))
             .node(Mark("toolExec"))

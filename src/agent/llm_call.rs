@@ -5,22 +5,22 @@ use futures::future::BoxFuture;
 use tracing::Instrument;
 
 use super::{
-    graph::{GraphError, Node, NodeName, StepReport},
+    graph::{Node, NodeName, StepReport},
     prompt,
     state::{RunCtx, RunState},
 };
-use crate::llm::ChatOptions;
+use crate::llm::{ChatOptions, LlmError};
 
 pub const NAME: NodeName = "llmCall";
 
 pub struct LlmCall<'a>(pub &'a RunCtx<'a>);
 
-impl<'c> Node<RunState> for LlmCall<'c> {
+impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, GraphError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let options = ChatOptions {
@@ -36,15 +36,14 @@ impl<'c> Node<RunState> for LlmCall<'c> {
                 .instrument(span.clone());
             let result = tokio::time::timeout_at(ctx.llm_deadline, call)
                 .await
-                .unwrap_or(Err(crate::llm::LlmError::Timeout));
+                .unwrap_or(Err(LlmError::Timeout));
             let response = match result {
                 Ok(r) => r,
                 Err(e) => {
                     span.in_scope(|| {
                         tracing::warn!(round, error.kind = e.kind(), "LLM call failed")
                     });
-                    state.llm_error = Some(e);
-                    return Err(GraphError::Node("llm call failed".into()));
+                    return Err(e);
                 }
             };
             if let Some(u) = response.usage {
@@ -64,7 +63,7 @@ impl<'c> Node<RunState> for LlmCall<'c> {
                 .into_iter()
                 .next()
                 .map(|c| c.message)
-                .ok_or_else(|| GraphError::Node("no choice".into()))?;
+                .ok_or(LlmError::Malformed)?;
             message.role = crate::llm::wire::Role::Assistant;
             let report = StepReport {
                 tool_calls: message
@@ -76,14 +75,5 @@ impl<'c> Node<RunState> for LlmCall<'c> {
             state.messages.push(message);
             Ok(report)
         })
-    }
-}
-
-/// shouldContinue: to toolExec while the model calls tools and rounds remain.
-pub fn should_continue(state: &RunState) -> NodeName {
-    if !state.pending_tool_calls().is_empty() && state.llm_calls < state.max_rounds {
-        super::tool_exec::NAME
-    } else {
-        super::format_response::NAME
     }
 }

@@ -36,7 +36,8 @@ use crate::{
     tools::{Session, Source, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
-use format_response::Selection;
+use graph::GraphError;
+use state::Selection;
 
 /// What a run needs from the request.
 pub struct RunInput {
@@ -202,11 +203,21 @@ impl Orchestrator {
                 }
             }
             Err(e) => {
-                if e != LlmError::ContentFilter {
-                    self.circuit.record_failure();
-                }
+                let reason = match &e {
+                    GraphError::Node(e) => {
+                        if *e != LlmError::ContentFilter {
+                            self.circuit.record_failure();
+                        }
+                        Degraded::from(e)
+                    }
+                    // Not the LLM's fault: the wiring let a run go round
+                    // past its step limit (or named a missing node).
+                    GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
+                        tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
+                        Degraded::RoundCap
+                    }
+                };
                 session.disable_llm();
-                let reason = Degraded::from(&e);
                 outcome.degraded.push(reason);
                 events.emit(RunEvent::Fallback {
                     reason: reason.to_string(),

@@ -2,7 +2,7 @@
 //! this request (grounding), in the model's order when it chose, capped, with
 //! honest `unavailableSources`.
 
-use super::format_response::Selection;
+use super::state::Selection;
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
     degraded::Degraded,

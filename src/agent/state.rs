@@ -4,15 +4,23 @@ use std::collections::HashMap;
 
 use tokio::time::Instant;
 
-use super::{events::Emitter, format_response::Selection};
+use super::events::Emitter;
 use crate::{
     degraded::Degraded,
     llm::{
-        AzureOpenAi, LlmError,
+        AzureOpenAi,
         wire::{ChatMessage, ToolDefinition, Usage},
     },
     tools::{Session, connection::McpConnection},
 };
+
+/// The model's choice, as refs into the session's collected results.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    pub m365: Vec<String>,
+    pub posts: Vec<String>,
+    pub action_hint: Option<String>,
+}
 
 /// What the nodes read and write.
 #[derive(Default)]
@@ -25,8 +33,6 @@ pub struct RunState {
     pub max_rounds: u32,
     /// Answers of tool calls already made: (tool, canonical arguments) → content.
     pub memo: HashMap<(String, String), String>,
-    /// The failure that ended the agent, if the LLM failed.
-    pub llm_error: Option<LlmError>,
     /// What formatResponse selected; None when the answer was unusable.
     pub selection: Option<Selection>,
     /// Reasons for `meta.degraded` found during the run.

@@ -10,11 +10,12 @@ use tracing::Instrument;
 
 use super::{
     events::RunEvent,
-    graph::{GraphError, Node, NodeName, StepReport},
+    graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
 };
 use crate::{
     degraded::Degraded,
+    llm::LlmError,
     llm::wire::{ChatMessage, ToolCall},
 };
 
@@ -31,12 +32,12 @@ struct Outcome {
     memo_key: Option<(String, String)>,
 }
 
-impl<'c> Node<RunState> for ToolExec<'c> {
+impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, GraphError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let calls: Vec<ToolCall> = state.pending_tool_calls().to_vec();

@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
     let mut app = Router::new()
         .merge(api)
         .merge(probes::router())
+        .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound })
         .layer(middleware::from_fn(error::in_error_shape))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))

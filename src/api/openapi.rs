@@ -1,5 +1,7 @@
-//! The OpenAPI 3.1 document, generated from the handlers and contract types.
+//! The OpenAPI 3.1 document, generated from the handlers and contract types,
+//! and its route.
 
+use axum::{Json, Router, routing::get};
 use utoipa::OpenApi;
 
 use super::{posts, probes, suggestions};
@@ -40,3 +42,12 @@ use crate::contract;
     ))
 )]
 pub struct ApiDoc;
+
+pub fn router() -> Router<super::AppState> {
+    Router::new().route("/openapi.json", get(openapi))
+}
+
+/// This document.
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}

@@ -1,15 +1,14 @@
-//! Liveness, readiness and the OpenAPI document.
+//! Liveness and readiness.
 
 use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
 
-use super::{AppState, openapi::ApiDoc};
+use super::AppState;
 use crate::contract::Readiness;
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/openapi.json", get(openapi))
 }
 
 /// Always 200 while the process serves.
@@ -42,10 +41,4 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         StatusCode::SERVICE_UNAVAILABLE
     };
     (status, Json(body))
-}
-
-/// This document.
-pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    use utoipa::OpenApi;
-    Json(ApiDoc::openapi())
 }

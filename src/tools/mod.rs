@@ -25,7 +25,14 @@ pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
 pub use session::{SESSION_META_KEY, Session, SessionRegistry, Source};
 
-use crate::{llm::AzureOpenAi, msgraph::GraphClient, posts::PostIndex};
+use std::time::Duration;
+
+use crate::{
+    llm::AzureOpenAi,
+    msgraph::GraphClient,
+    posts::{PostIndex, PostIndexError},
+    settings::Settings,
+};
 
 /// Longest accepted `query` argument.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -37,6 +44,23 @@ pub struct ToolDeps {
     pub graph: GraphClient,
     pub posts: PostIndex,
     pub llm: AzureOpenAi,
+}
+
+impl ToolDeps {
+    /// The upstream clients as `settings` configure them, sharing `http`'s
+    /// connection pool, and the post index opened: the one wiring used by the
+    /// app, the tests and the benches.
+    pub async fn build(settings: &Settings, http: reqwest::Client) -> Result<Self, PostIndexError> {
+        let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
+        let graph = GraphClient::new(
+            http,
+            &settings.msgraph.base_url,
+            Duration::from_millis(settings.msgraph.timeout_ms),
+        )
+        .with_max_body_bytes(settings.msgraph.max_body_bytes);
+        let posts = PostIndex::open(&settings.posts.db_path, llm.clone()).await?;
+        Ok(Self { graph, posts, llm })
+    }
 }
 
 /// The MCP tool server; sessions are looked up per call.

@@ -1,11 +1,8 @@
 //! The MCP server through a real rmcp client over the in-process duplex.
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use linkup_suggestions::{
-    llm::AzureOpenAi,
-    msgraph::GraphClient,
-    posts::PostIndex,
     settings::{Secret, Settings},
     tools::{Session, ToolDeps, connection::McpConnection},
 };
@@ -22,19 +19,19 @@ struct Harness {
 async fn harness() -> Harness {
     let graph = FakeGraph::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings::load_from(std::path::Path::new("config"), Default::default()).unwrap();
-    let mut azure = settings.azure_openai.clone();
-    azure.endpoint = None;
+    let env = [
+        ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
+        (
+            "LINKUP__POSTS__DB_PATH",
+            dir.path().join("posts.db").display().to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let settings = Settings::load_from(std::path::Path::new("config"), env).unwrap();
     let http = linkup_suggestions::http_client().unwrap();
-    let llm = AzureOpenAi::new(http.clone(), &azure);
-    let posts = PostIndex::open(&dir.path().join("posts.db"), llm.clone())
-        .await
-        .unwrap();
-    let deps = Arc::new(ToolDeps {
-        graph: GraphClient::new(http, &graph.url(), Duration::from_secs(5)),
-        posts,
-        llm,
-    });
+    let deps = Arc::new(ToolDeps::build(&settings, http).await.unwrap());
     Harness {
         graph,
         deps,
