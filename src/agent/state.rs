@@ -8,7 +8,7 @@ use super::events::Emitter;
 use crate::{
     degraded::Degraded,
     llm::{
-        AzureOpenAi,
+        ChatModel,
         wire::{ChatMessage, ToolDefinition, Usage},
     },
     tools::{Session, connection::McpConnection},
@@ -53,7 +53,7 @@ impl RunState {
 
 /// Shared, read-only context of the nodes of one run.
 pub struct RunCtx<'a> {
-    pub llm: &'a AzureOpenAi,
+    pub llm: &'a dyn ChatModel,
     pub conn: &'a McpConnection,
     pub session: &'a Session,
     pub tools: &'a [ToolDefinition],

@@ -1,10 +1,13 @@
 //! Azure OpenAI client: chat completions and embeddings over one shared
 //! reqwest client, with an error taxonomy and no automatic retries.
 
+#[cfg(test)]
+pub mod scripted;
 pub mod wire;
 
 use std::{sync::Arc, time::Duration};
 
+use futures::future::BoxFuture;
 use reqwest::{StatusCode, header};
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -79,6 +82,27 @@ pub struct ChatOptions<'a> {
     pub max_tokens: Option<u32>,
     pub tools: &'a [wire::ToolDefinition],
     pub response_format: Option<&'a serde_json::Value>,
+}
+
+/// A chat model the agent can call: the seam between the agent graph and
+/// Azure OpenAI (a scripted model drives the nodes' unit tests).
+pub trait ChatModel: Send + Sync {
+    /// One chat completion at temperature 0.
+    fn chat<'a>(
+        &'a self,
+        messages: &'a [ChatMessage],
+        options: ChatOptions<'a>,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
+}
+
+impl ChatModel for AzureOpenAi {
+    fn chat<'a>(
+        &'a self,
+        messages: &'a [ChatMessage],
+        options: ChatOptions<'a>,
+    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(AzureOpenAi::chat(self, messages, options))
+    }
 }
 
 /// Azure OpenAI, as configured. Cheap to clone.
