@@ -2,12 +2,12 @@
 //! and `search_posts`, in parallel; the hint is the template over what was found.
 
 use serde_json::{Map, Value, json};
-use tokio::{sync::Semaphore, time::Instant};
-use tracing::Instrument;
+use tokio::sync::Semaphore;
 
 use super::{
     RunInput,
-    events::{Emitter, RunEvent},
+    events::Emitter,
+    tool_call::{Called, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -90,51 +90,27 @@ async fn call(
     tool: &'static str,
     args: Value,
 ) {
-    let started = Instant::now();
-    let span = tracing::debug_span!("execute_tool", gen_ai.tool.name = tool);
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let result = conn
-        .call(session, tool, arguments)
-        .instrument(span.clone())
-        .await;
-    let elapsed_ms = started.elapsed().as_millis() as u64;
-    let count = match &result {
-        Ok(out) if !out.is_error => serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&out.text)
-            .map_or(usize::from(!out.text.is_empty()), |v| v.len()),
-        _ => 0,
-    };
-    let ok = matches!(&result, Ok(out) if !out.is_error);
-    events.emit(RunEvent::Tool {
-        tool: tool.to_owned(),
-        ok,
-        count,
-        elapsed_ms,
-    });
     let source = match tool {
         "search_m365" => Source::M365,
         "search_posts" => Source::Posts,
         _ => Source::ActionHint,
     };
-    match result {
-        Ok(out) if !out.is_error => {
-            span.in_scope(|| tracing::debug!(tool, count, elapsed_ms, "tool call done"));
-        }
-        Ok(_) => {
-            let _e = span.enter();
-            tracing::warn!(tool, error.kind = "tool_error", "tool returned an error");
-            // search_m365 tools mark their own failures; a partial group failure is not unavailability.
+    match Traced::start(tool, events)
+        .call(conn, session, arguments)
+        .await
+    {
+        Called::Answered(_) => {}
+        // search_m365 marks its own failures; a partial group failure is not unavailability.
+        Called::ToolError(_) => {
             if !session.is_lost(source) && source != Source::M365 {
                 session.mark_lost(source, Degraded::ToolError(source));
             }
         }
-        Err(e) => {
-            let _e = span.enter();
-            tracing::warn!(tool, error.kind = "mcp_error", error.message = %e, "tool call failed");
-            session.mark_lost(source, Degraded::McpCallFailed);
-        }
+        Called::Failed => session.mark_lost(source, Degraded::McpCallFailed),
     }
 }
 

@@ -13,6 +13,7 @@ mod llm_call;
 mod prompt;
 mod response;
 mod state;
+mod tool_call;
 mod tool_exec;
 
 use std::{

@@ -4,14 +4,12 @@
 //! an identical call already made is answered from the run's memo.
 
 use futures::future::BoxFuture;
-use serde_json::{Map, Value};
-use tokio::time::Instant;
-use tracing::Instrument;
+use serde_json::Value;
 
 use super::{
-    events::RunEvent,
     graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
+    tool_call::{Called, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -89,42 +87,27 @@ async fn execute(
     call: &ToolCall,
 ) -> Outcome {
     let name = call.function.name.as_str();
-    let started = Instant::now();
-    let span = tracing::debug_span!("execute_tool", gen_ai.tool.name = name);
-    let fail = |kind: &'static str, content: String| {
-        let invalid = matches!(kind, "unknown_tool" | "invalid_arguments");
-        span.in_scope(|| tracing::warn!(tool = name, error.kind = kind, "tool call failed"));
-        ctx.events.emit(RunEvent::Tool {
-            tool: name.to_owned(),
-            ok: false,
-            count: 0,
-            elapsed_ms: started.elapsed().as_millis() as u64,
-        });
-        Outcome {
-            content,
-            ok: false,
-            invalid,
-            memo_key: None,
-        }
+    let traced = Traced::start(name, &ctx.events);
+    let error = |content: String, invalid: bool| Outcome {
+        content,
+        ok: false,
+        invalid,
+        memo_key: None,
     };
     if !ctx.tools.iter().any(|t| t.function.name == name) {
-        return fail(
-            "unknown_tool",
-            format!("error: unknown tool '{}'", crate::tools::truncate(name, 64)),
-        );
+        traced.failed("unknown_tool");
+        let name = crate::tools::truncate(name, 64);
+        return error(format!("error: unknown tool '{name}'"), true);
     }
-    let args: Map<String, Value> = match serde_json::from_str(&call.function.arguments) {
-        Ok(Value::Object(map)) => map,
-        Ok(_) | Err(_) => {
-            return fail(
-                "invalid_arguments",
-                "error: arguments must be a JSON object".to_owned(),
-            );
-        }
+    let Ok(Value::Object(args)) = serde_json::from_str(&call.function.arguments) else {
+        traced.failed("invalid_arguments");
+        return error("error: arguments must be a JSON object".to_owned(), true);
     };
     let key = (name.to_owned(), Value::Object(args.clone()).to_string());
     if let Some(content) = memo.get(&key) {
-        span.in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
+        traced
+            .span()
+            .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
         return Outcome {
             content: content.clone(),
             ok: true,
@@ -132,41 +115,22 @@ async fn execute(
             memo_key: None,
         };
     }
-    let result = ctx
-        .conn
-        .call(ctx.session, name, args)
-        .instrument(span.clone())
-        .await;
-    let elapsed_ms = started.elapsed().as_millis() as u64;
-    match result {
-        Ok(out) if !out.is_error => {
-            let count = serde_json::from_str::<Vec<serde::de::IgnoredAny>>(&out.text)
-                .ok()
-                .map(|v| v.len())
-                .unwrap_or(usize::from(!out.text.is_empty()));
-            span.in_scope(|| tracing::debug!(tool = name, count, elapsed_ms, "tool call done"));
-            ctx.events.emit(RunEvent::Tool {
-                tool: name.to_owned(),
-                ok: true,
-                count,
-                elapsed_ms,
-            });
-            Outcome {
-                content: out.text,
-                ok: true,
-                invalid: false,
-                memo_key: Some(key),
-            }
+    match traced.call(ctx.conn, ctx.session, args).await {
+        Called::Answered(content) => Outcome {
+            content,
+            ok: true,
+            invalid: false,
+            memo_key: Some(key),
+        },
+        Called::ToolError(text) => {
+            let invalid = text.starts_with("invalid argument");
+            error(format!("error: {text}"), invalid)
         }
-        // The tool's own argument checks (an empty or too long query).
-        Ok(out) if out.text.starts_with("invalid argument") => {
-            fail("invalid_arguments", format!("error: {}", out.text))
-        }
-        Ok(out) => fail("tool_error", format!("error: {}", out.text)),
-        Err(_) => fail(
-            "invalid_arguments",
+        // rmcp rejects arguments that do not match the tool's schema.
+        Called::Failed => error(
             "error: the call was rejected (check the arguments against the tool's schema)"
                 .to_owned(),
+            true,
         ),
     }
 }
