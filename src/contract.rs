@@ -34,23 +34,14 @@ pub struct McpSuggestion {
 }
 
 /// Where a Microsoft 365 result lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum M365Source {
     Onedrive,
     Sharepoint,
     Email,
-}
-
-impl M365Source {
-    /// Lower-case name, as on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Onedrive => "onedrive",
-            Self::Sharepoint => "sharepoint",
-            Self::Email => "email",
-        }
-    }
 }
 
 /// A LinkUp post as shown in the panel (and as stored in the post index):

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::{MAX_DESCRIPTION_CHARS, Session, ToolDeps, truncate};
 use crate::{
+    contract::{M365Source, McpSuggestion, PostSummary},
     degraded::Degraded,
     llm::{ChatOptions, wire::ChatMessage},
 };
@@ -44,9 +45,39 @@ pub struct HintResult {
     pub title: String,
     #[serde(default)]
     pub description: String,
-    /// `m365` or `post`.
+    /// A Microsoft 365 item or a LinkUp post.
+    pub source_type: ResultKind,
+    /// Where a Microsoft 365 item lives (`onedrive`, `sharepoint`, `email`).
     #[serde(default)]
-    pub source_type: String,
+    pub source: Option<M365Source>,
+}
+
+/// What kind of result a hint names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultKind {
+    M365,
+    Post,
+}
+
+impl HintResult {
+    fn document(m: &McpSuggestion) -> Self {
+        Self {
+            title: m.title.clone(),
+            description: m.description.clone(),
+            source_type: ResultKind::M365,
+            source: Some(m.source),
+        }
+    }
+
+    fn post(p: &PostSummary, description: String) -> Self {
+        Self {
+            title: truncate(&p.text, 80),
+            description,
+            source_type: ResultKind::Post,
+            source: None,
+        }
+    }
 }
 
 pub(super) async fn run(
@@ -83,15 +114,9 @@ pub(super) async fn run(
 /// The results named by `refs`, else given inline, else the session's best.
 fn select_results(session: &Session, args: &HintArgs) -> Vec<HintResult> {
     let c = session.snapshot();
-    let m365 = |(_, m): &(String, crate::contract::McpSuggestion)| HintResult {
-        title: m.title.clone(),
-        description: format!("{} ({})", m.description, m.source.as_str()),
-        source_type: "m365".to_owned(),
-    };
-    let post = |(_, p): &(String, crate::contract::PostSummary)| HintResult {
-        title: truncate(&p.text, 80),
-        description: format!("LinkUp post by {}", p.author_name),
-        source_type: "post".to_owned(),
+    let m365 = |(_, m): &(String, McpSuggestion)| HintResult::document(m);
+    let post = |(_, p): &(String, PostSummary)| {
+        HintResult::post(p, format!("LinkUp post by {}", p.author_name))
     };
     let mut out: Vec<HintResult> = match (&args.refs, &args.search_results) {
         (Some(refs), _) if !refs.is_empty() => refs
@@ -124,7 +149,8 @@ async fn llm_hint(
     let data = json!({
         "post": truncate(post_text, 1000),
         "results": results.iter().map(|r| json!({
-            "title": r.title, "description": truncate(&r.description, MAX_DESCRIPTION_CHARS), "type": r.source_type,
+            "title": r.title, "description": truncate(&r.description, MAX_DESCRIPTION_CHARS),
+            "type": r.source_type, "source": r.source,
         })).collect::<Vec<_>>(),
     });
     let messages = [
@@ -160,21 +186,10 @@ async fn llm_hint(
 }
 
 /// The template hint for a panel's top result (when no model wrote one).
-pub fn fallback_hint(
-    m365: &[crate::contract::McpSuggestion],
-    posts: &[crate::contract::PostSummary],
-) -> Option<String> {
+pub fn fallback_hint(m365: &[McpSuggestion], posts: &[PostSummary]) -> Option<String> {
     let top = match (m365.first(), posts.first()) {
-        (Some(m), _) => HintResult {
-            title: m.title.clone(),
-            description: format!("{} ({})", m.description, m.source.as_str()),
-            source_type: "m365".to_owned(),
-        },
-        (None, Some(p)) => HintResult {
-            title: truncate(&p.text, 80),
-            description: String::new(),
-            source_type: "post".to_owned(),
-        },
+        (Some(m), _) => HintResult::document(m),
+        (None, Some(p)) => HintResult::post(p, String::new()),
         (None, None) => return None,
     };
     Some(template_hint(&top))
@@ -183,17 +198,14 @@ pub fn fallback_hint(
 /// "Start with 'CI/CD onboarding guide' on SharePoint." and the like.
 fn template_hint(top: &HintResult) -> String {
     let title = truncate(&top.title, 80);
-    if top.source_type == "post" {
+    if top.source_type == ResultKind::Post {
         return format!("See how others handled it in the similar LinkUp post '{title}'.");
     }
-    let place = if top.description.ends_with("(onedrive)") {
-        " on OneDrive"
-    } else if top.description.ends_with("(sharepoint)") {
-        " on SharePoint"
-    } else if top.description.ends_with("(email)") {
-        " in your Outlook mail"
-    } else {
-        ""
+    let place = match top.source {
+        Some(M365Source::Onedrive) => " on OneDrive",
+        Some(M365Source::Sharepoint) => " on SharePoint",
+        Some(M365Source::Email) => " in your Outlook mail",
+        None => "",
     };
     format!("Start with '{title}'{place}.")
 }
@@ -206,8 +218,9 @@ mod tests {
     fn template_names_the_top_result_and_where_it_lives() {
         let r = HintResult {
             title: "CI/CD onboarding guide".into(),
-            description: "x (sharepoint)".into(),
-            source_type: "m365".into(),
+            description: "x".into(),
+            source_type: ResultKind::M365,
+            source: Some(M365Source::Sharepoint),
         };
         assert_eq!(
             template_hint(&r),
@@ -216,7 +229,8 @@ mod tests {
         let p = HintResult {
             title: "Pipeline help".into(),
             description: String::new(),
-            source_type: "post".into(),
+            source_type: ResultKind::Post,
+            source: None,
         };
         assert!(template_hint(&p).contains("'Pipeline help'"));
     }
