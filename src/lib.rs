@@ -4,14 +4,17 @@
 //! - [`settings`]: typed configuration (files + environment).
 //! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware.
 //! - [`contract`]: wire types of the HTTP API.
+//! - [`degraded`]: every reason `meta.degraded` can carry, with its wire string.
 //! - [`agent`]: the orchestrator — one run per request, deadline, fallback.
 //! - [`tools`]: the MCP server and its tools, reached over an in-process duplex.
-//! - [`llm`]: Azure OpenAI client (chat, embeddings).
+//! - [`llm`]: the `ChatModel` seam and the Azure OpenAI client (chat, embeddings).
 //! - [`msgraph`]: Microsoft Graph search client.
+//! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.
 //! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
 //! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
 //!   graceful shutdown.
-//! - [`telemetry`]: tracing subscriber set-up.
+//! - [`telemetry`]: tracing subscriber set-up (payload-logging crates clamped).
+//! - [`keywords`]: keyword extraction for keyword-based searches.
 
 pub mod agent;
 pub mod api;
