@@ -3,9 +3,7 @@
 
 use axum::{
     Json,
-    extract::Request,
     http::{HeaderValue, StatusCode, header},
-    middleware::Next,
     response::{IntoResponse, Response},
 };
 
@@ -95,8 +93,7 @@ impl IntoResponse for ApiError {
 
 /// Puts every error the router answers by itself (405 with its `Allow`
 /// header, a rejection of an extractor we do not own) in the one shape.
-pub async fn in_error_shape(req: Request, next: Next) -> Response {
-    let response = next.run(req).await;
+pub fn in_error_shape(response: Response) -> Response {
     let status = response.status();
     let is_json = response
         .headers()

@@ -21,7 +21,7 @@ use axum::{
 };
 use subtle::ConstantTimeEq;
 use tokio::time::Instant;
-use tower::util::MapRequestLayer;
+use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::{
     cors::CorsLayer,
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
@@ -58,7 +58,7 @@ pub fn router(state: AppState) -> Router {
         .merge(probes::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound })
-        .layer(middleware::from_fn(error::in_error_shape))
+        .layer(MapResponseLayer::new(error::in_error_shape))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(
             TraceLayer::new_for_http()
