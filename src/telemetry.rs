@@ -43,6 +43,7 @@ pub fn layer<W>(format: &str, directives: &str, writer: W) -> Box<dyn Layer<Regi
 where
     W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
 {
+    // stderr: no subscriber is installed yet to log through.
     let wanted = EnvFilter::try_new(directives).unwrap_or_else(|e| {
         eprintln!("log filter `{directives}` is invalid ({e}); using `info`");
         EnvFilter::new("info")

@@ -105,7 +105,7 @@ async fn call(
     {
         Called::Answered(_) => {}
         // search_m365 marks its own failures; a partial group failure is not unavailability.
-        Called::ToolError(_) => {
+        Called::ToolError(_) | Called::InvalidArguments(_) => {
             if !session.is_lost(source) && source != Source::M365 {
                 session.mark_lost(source, Degraded::ToolError(source));
             }

@@ -13,6 +13,8 @@ use crate::tools::{Session, connection::McpConnection};
 pub(super) enum Called {
     /// The tool answered: its text for the model.
     Answered(String),
+    /// The tool rejected its arguments (an empty or too long query; its text).
+    InvalidArguments(String),
     /// The tool answered an error (its text).
     ToolError(String),
     /// The MCP call itself failed (rejected arguments, a broken connection).
@@ -52,15 +54,15 @@ impl<'e> Traced<'e> {
             .await;
         let called = match result {
             Ok(out) if !out.is_error => Called::Answered(out.text),
+            Ok(out) if out.text.starts_with("invalid argument") => {
+                Called::InvalidArguments(out.text)
+            }
             Ok(out) => Called::ToolError(out.text),
             Err(_) => Called::Failed,
         };
         match &called {
             Called::Answered(text) => self.answered(text),
-            // The tool's own argument checks (an empty or too long query).
-            Called::ToolError(text) if text.starts_with("invalid argument") => {
-                self.failed("invalid_arguments")
-            }
+            Called::InvalidArguments(_) => self.failed("invalid_arguments"),
             Called::ToolError(_) => self.failed("tool_error"),
             Called::Failed => self.failed("mcp_error"),
         }

@@ -122,10 +122,8 @@ async fn execute(
             invalid: false,
             memo_key: Some(key),
         },
-        Called::ToolError(text) => {
-            let invalid = text.starts_with("invalid argument");
-            error(format!("error: {text}"), invalid)
-        }
+        Called::InvalidArguments(text) => error(format!("error: {text}"), true),
+        Called::ToolError(text) => error(format!("error: {text}"), false),
         // rmcp rejects arguments that do not match the tool's schema.
         Called::Failed => error(
             "error: the call was rejected (check the arguments against the tool's schema)"

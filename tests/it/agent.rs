@@ -6,31 +6,20 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Doc, Options, TestApp,
+    Options, TestApp,
     graph::{Behavior, TOKEN},
     logs,
     openai::ChatStep,
-    post_body, post_ids, spawn_app_with, strings, titles,
+    post_body, post_ids, spawn_app_with, spawn_app_with_corpus, strings, titles,
 };
 
-fn corpus() -> Vec<Doc> {
-    crate::support::graph::engineering_corpus()
-}
-
 async fn agent_app(env: Vec<(&'static str, String)>) -> TestApp {
-    let app = spawn_app_with(Options {
+    spawn_app_with_corpus(Options {
         llm: true,
         env,
         ..Default::default()
     })
-    .await;
-    app.graph.add(corpus());
-    app.put_post(
-        "p-77",
-        post_body("Our deployment pipeline uses GitHub Actions", &["devops"]),
-    )
-    .await;
-    app
+    .await
 }
 
 fn question() -> Value {

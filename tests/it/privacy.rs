@@ -133,6 +133,9 @@ async fn nothing_a_user_sent_or_was_shown_is_logged_at_trace_on_any_path() {
 
     let logs = logs::all();
     assert!(logs.contains("\"level\":\"TRACE\"") || logs.contains("\"level\":\"DEBUG\""));
+    // rmcp's own lines (peer info at start-up, every request and result) are
+    // clamped away: nothing of it is logged at `trace`.
+    assert!(!logs.contains("\"target\":\"rmcp"), "rmcp logged");
     for secret in [
         TOKEN,
         API_KEY,

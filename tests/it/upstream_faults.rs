@@ -8,25 +8,18 @@ use serde_json::{Value, json};
 
 use crate::support::{
     Options, TestApp,
-    graph::{Behavior, TOKEN, engineering_corpus, huge_answer},
+    graph::{Behavior, TOKEN, huge_answer},
     openai::{ChatStep, EmbedBehavior, HUGE_BYTES},
-    post_body, post_ids, spawn_app_with, strings, titles,
+    post_ids, spawn_app_with, spawn_app_with_corpus, strings, titles,
 };
 
 async fn app(llm: bool, embeddings: bool, env: Vec<(&'static str, String)>) -> TestApp {
-    let app = spawn_app_with(Options {
+    spawn_app_with_corpus(Options {
         llm,
         embeddings,
         env,
     })
-    .await;
-    app.graph.add(engineering_corpus());
-    app.put_post(
-        "p-77",
-        post_body("Our deployment pipeline uses GitHub Actions", &["devops"]),
-    )
-    .await;
-    app
+    .await
 }
 
 fn question() -> Value {

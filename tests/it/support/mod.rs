@@ -71,6 +71,19 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     }
 }
 
+/// Starts the app with the engineering corpus in the fake Graph and one
+/// stored post, `p-77`, about the deployment pipeline.
+pub async fn spawn_app_with_corpus(options: Options) -> TestApp {
+    let app = spawn_app_with(options).await;
+    app.graph.add(graph::engineering_corpus());
+    app.put_post(
+        "p-77",
+        post_body("Our deployment pipeline uses GitHub Actions", &["devops"]),
+    )
+    .await;
+    app
+}
+
 /// The environment the app is configured with.
 pub fn test_env(
     graph: &FakeGraph,
