@@ -176,7 +176,8 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
     ]
 }
 
-/// B1's script: expanded search, then the hint tool, then the final answer.
+/// B1's script: expanded search, then the hint tool (given the top results,
+/// as its schema asks), then the final answer.
 fn three_rounds() -> Vec<ChatStep> {
     vec![
         ChatStep::ToolCalls(vec![
@@ -189,7 +190,9 @@ fn three_rounds() -> Vec<ChatStep> {
         ]),
         ChatStep::ToolCalls(vec![(
             "generate_action_hint",
-            json!({"refs": ["m1", "p1"]}),
+            json!({"postText": "How do I set up a deployment pipeline for our repo?", "searchResults": [
+                {"title": "Deployment pipeline runbook", "description": "How we deploy", "sourceType": "m365", "source": "sharepoint"},
+                {"title": "Post about the deployment pipeline", "description": "LinkUp post by Kim", "sourceType": "post"}]}),
         )]),
         ChatStep::Final(
             json!({"m365": ["m1", "m2", "m3"], "posts": ["p1", "p2"], "actionHint": "Start with the runbook."}),

@@ -5,7 +5,7 @@ use std::{sync::Arc, time::Instant};
 
 use linkup_suggestions::{
     settings::Settings,
-    tools::{Session, ToolDeps, connection::McpConnection},
+    tools::{Caller, ToolDeps, connection::McpConnection},
 };
 
 use super::{Row, pct, proc_cpu_ms};
@@ -60,7 +60,7 @@ pub async fn b8(n: usize) -> Row {
     let conn = McpConnection::open(deps.clone()).await.expect("connects");
     let t = Instant::now();
     for i in 0..n {
-        let _registered = conn.register(Session::new(None, format!("p{i}"), String::new()));
+        let _registered = conn.register(Caller::new(None, Some(format!("p{i}"))));
     }
     let register_us = t.elapsed().as_secs_f64() * 1e6 / n as f64;
     Row {

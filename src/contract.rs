@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Body of `POST /api/suggestions`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SuggestionsRequest {
     /// 1–128 chars of `[A-Za-z0-9._:-]`; this post is excluded from similar posts.
@@ -20,7 +20,7 @@ pub struct SuggestionsRequest {
 }
 
 /// One Microsoft 365 document, mail or list item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct McpSuggestion {
     pub title: String,
@@ -46,7 +46,7 @@ pub enum M365Source {
 
 /// A LinkUp post as shown in the panel (and as stored in the post index):
 /// the LinkUp app's `PostSummary` (`app/types/index.ts`), every field present.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PostSummary {
     pub id: String,
@@ -69,7 +69,18 @@ pub struct PostSummary {
 }
 
 /// How a post's meeting happens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum PostMode {
     #[default]
@@ -79,7 +90,18 @@ pub enum PostMode {
 }
 
 /// What kind of post it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum PostCategory {
     Question,
@@ -151,7 +173,7 @@ pub struct PostBatchResult {
 }
 
 /// The Suggestions panel: the TypeScript `CombinedSuggestionsResponse`, plus `meta`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CombinedSuggestionsResponse {
     /// At most 10 items.
@@ -168,7 +190,7 @@ pub struct CombinedSuggestionsResponse {
 }
 
 /// How the answer was produced (old clients ignore it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ResponseMeta {
     pub run_id: String,
@@ -182,7 +204,9 @@ pub struct ResponseMeta {
 }
 
 /// Which path produced the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum RunPath {
     Agent,

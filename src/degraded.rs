@@ -3,7 +3,28 @@
 
 use std::{borrow::Cow, fmt};
 
-use crate::{llm::LlmError, msgraph::GraphError, tools::Source};
+use crate::{llm::LlmError, msgraph::GraphError};
+
+/// A source of the panel, as named in `unavailableSources`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    M365,
+    Posts,
+    ActionHint,
+}
+
+impl Source {
+    /// Every source, in the order `unavailableSources` lists them.
+    pub const ALL: [Self; 3] = [Self::M365, Self::Posts, Self::ActionHint];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::M365 => "m365",
+            Self::Posts => "posts",
+            Self::ActionHint => "actionHint",
+        }
+    }
+}
 
 /// One reason in `meta.degraded`. Variants carrying a `kind` take it from
 /// `GraphError::kind` or `LlmError::kind` (`m365_timeout`, `embeddings_too_large`).
@@ -126,6 +147,11 @@ impl Degraded {
         // M365's tool errors are its Graph failures (`m365_<kind>`).
         all.extend([Source::Posts, Source::ActionHint].map(Self::ToolError));
         all
+    }
+
+    /// The reason a wire string names (as sent in `meta.degraded`).
+    pub fn from_wire(wire: &str) -> Option<Self> {
+        Self::every().into_iter().find(|d| d.wire() == wire)
     }
 }
 

@@ -48,6 +48,8 @@ pub struct App {
     router: axum::Router,
     maintenance: tokio::task::JoinHandle<()>,
     limits: server::Limits,
+    /// Ends the `/mcp` sessions (and their open streams) at shutdown.
+    mcp_shutdown: tokio_util::sync::CancellationToken,
 }
 
 impl App {
@@ -84,11 +86,13 @@ impl App {
             deps,
             settings: Arc::new(settings),
         };
+        let mcp_shutdown = tokio_util::sync::CancellationToken::new();
         Ok(Self {
             listener,
-            router: api::router(state),
+            router: api::router(state, mcp_shutdown.clone()),
             maintenance,
             limits,
+            mcp_shutdown,
         })
     }
 
@@ -105,6 +109,11 @@ impl App {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
+        let mcp_shutdown = self.mcp_shutdown;
+        let shutdown = async move {
+            shutdown.await;
+            mcp_shutdown.cancel();
+        };
         server::serve(self.listener, self.router, self.limits, shutdown).await;
         self.maintenance.abort();
         Ok(())

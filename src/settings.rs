@@ -15,7 +15,19 @@ pub struct Settings {
     pub azure_openai: AzureOpenAiSettings,
     pub msgraph: GraphSettings,
     pub posts: PostsSettings,
+    pub mcp: McpSettings,
     pub log: LogSettings,
+}
+
+/// The `/mcp` door (MCP Streamable HTTP).
+#[derive(Debug, Clone, Deserialize)]
+pub struct McpSettings {
+    /// Whether `/mcp` is served.
+    pub enabled: bool,
+    /// Live MCP sessions at most; a client initializing beyond it gets 503.
+    pub max_sessions: usize,
+    /// A session with no request for this long is closed.
+    pub session_idle_ms: u64,
 }
 
 /// HTTP listener and edge policy.
@@ -233,6 +245,9 @@ impl Settings {
         if !(1..=MAX_CONNECTIONS).contains(&self.server.max_connections) {
             return invalid("server.max_connections", "must be between 1 and 1000000");
         }
+        if !(1..=MAX_CONNECTIONS).contains(&self.mcp.max_sessions) {
+            return invalid("mcp.max_sessions", "must be between 1 and 1000000");
+        }
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");
         }
@@ -255,6 +270,7 @@ impl Settings {
             ("server.header_timeout_ms", self.server.header_timeout_ms),
             ("server.idle_timeout_ms", self.server.idle_timeout_ms),
             ("server.body_timeout_ms", self.server.body_timeout_ms),
+            ("mcp.session_idle_ms", self.mcp.session_idle_ms),
             (
                 "azure_openai.chat_timeout_ms",
                 self.azure_openai.chat_timeout_ms,

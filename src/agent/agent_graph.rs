@@ -11,27 +11,26 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{
     RunInput,
-    events::{Emitter, RunEvent},
+    events::RunEvent,
     format_response::{self, FormatResponse},
     graph::{END, Edge, Graph, GraphError, NodeName, START},
     llm_call::{self, LlmCall},
     prompt,
     state::{RunCtx, RunState},
+    tool_call::CallCtx,
     tool_exec::{self, ToolExec},
 };
 use crate::{
     llm::{ChatModel, LlmError},
     settings::AgentSettings,
-    tools::{Session, connection::McpConnection},
 };
 
 pub struct Args<'a> {
     pub llm: &'a dyn ChatModel,
-    pub conn: &'a McpConnection,
+    /// Where tool calls go and their results are collected.
+    pub call: CallCtx<'a>,
     pub tools: &'a prompt::OfferedTools,
-    pub session: &'a Session,
     pub input: &'a RunInput,
-    pub events: &'a Emitter,
     pub settings: &'a AgentSettings,
     /// Updated after every step, so a deadline still knows the round count.
     pub rounds: &'a AtomicU32,
@@ -59,12 +58,13 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     let has_token = a.input.graph_token.is_some();
     let ctx = RunCtx {
         llm: a.llm,
-        conn: a.conn,
-        session: a.session,
+        conn: a.call.conn,
+        session: a.call.session,
+        findings: a.call.findings,
         tools: a.tools.for_caller(has_token),
         max_tool_calls: a.settings.max_tool_calls_per_round,
         llm_deadline: llm_deadline(a.input.arrived, a.settings.timeout_ms),
-        events: a.events.clone(),
+        events: a.call.events.clone(),
     };
     let mut state = RunState {
         messages: vec![
@@ -85,7 +85,7 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     let result = graph
         .run(&mut state, |step, s| {
             a.rounds.store(s.llm_calls, Ordering::Relaxed);
-            a.events.emit(RunEvent::Node {
+            a.call.events.emit(RunEvent::Node {
                 node: step.node,
                 step: step.step,
                 round: s.llm_calls,
@@ -114,7 +114,12 @@ mod tests {
             wire::Role,
         },
         settings::Settings,
-        tools::{Session, ToolDeps},
+        tools::{Caller, ToolDeps, connection::McpConnection},
+    };
+
+    use super::super::{
+        events::Emitter,
+        findings::{Collected, Findings},
     };
 
     struct Harness {
@@ -125,12 +130,17 @@ mod tests {
     }
 
     async fn harness(max_rounds: u32) -> Harness {
+        harness_with(max_rounds, 8).await
+    }
+
+    async fn harness_with(max_rounds: u32, max_tool_calls: usize) -> Harness {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("posts.db").display().to_string();
         let env = [("LINKUP__POSTS__DB_PATH".to_owned(), db)].into();
         let mut settings = Settings::load_from(std::path::Path::new("config"), env).unwrap();
         settings.azure_openai.endpoint = None;
         settings.agent.max_rounds = max_rounds;
+        settings.agent.max_tool_calls_per_round = max_tool_calls;
         let deps = ToolDeps::build(&settings, crate::http_client().unwrap())
             .await
             .unwrap();
@@ -165,9 +175,25 @@ mod tests {
         h: &Harness,
         model: &ScriptedModel,
     ) -> Result<RunState, GraphError<LlmError>> {
+        run_collecting(h, model).await.0
+    }
+
+    /// Runs the graph; also returns what the run's findings hold after it.
+    async fn run_collecting(
+        h: &Harness,
+        model: &ScriptedModel,
+    ) -> (Result<RunState, GraphError<LlmError>>, Collected) {
+        run_collecting_with(h, model, Emitter::default()).await
+    }
+
+    async fn run_collecting_with(
+        h: &Harness,
+        model: &ScriptedModel,
+        events: Emitter,
+    ) -> (Result<RunState, GraphError<LlmError>>, Collected) {
         let text = "How do I set up a deployment pipeline?";
-        let session = Session::new(None, "p-new".into(), text.into());
-        let _registered = h.conn.register(session.clone());
+        let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
+        let findings = Findings::default();
         let input = RunInput {
             post_id: "p-new".into(),
             text: text.into(),
@@ -176,17 +202,21 @@ mod tests {
             graph_token: None,
             arrived: tokio::time::Instant::now(),
         };
-        run(Args {
+        let result = run(Args {
             llm: model,
-            conn: &h.conn,
+            call: CallCtx {
+                conn: &h.conn,
+                session: registered.id(),
+                findings: &findings,
+                events: &events,
+            },
             tools: &h.tools,
-            session: &session,
             input: &input,
-            events: &Emitter::default(),
             settings: &h.settings,
             rounds: &AtomicU32::new(0),
         })
-        .await
+        .await;
+        (result, findings.take())
     }
 
     fn answer(posts: &[&str]) -> Reply {
@@ -210,8 +240,146 @@ mod tests {
         assert_eq!(selection.action_hint.as_deref(), Some("Ask Kim."));
         let received = model.received.lock().unwrap();
         let tool_message = received[1].iter().find(|m| m.role == Role::Tool).unwrap();
-        assert!(tool_message.content.as_deref().unwrap().contains("p-77"));
+        assert!(
+            tool_message
+                .content
+                .as_deref()
+                .unwrap()
+                .contains("\"ref\":\"p1\"")
+        );
         assert!(state.degraded.is_empty(), "{:?}", state.degraded);
+    }
+
+    #[tokio::test]
+    async fn llm_call_offers_the_tools_and_the_answer_schema_and_counts_rounds_and_tokens() {
+        let h = harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            answer(&[]),
+        ])
+        .with_usage(1_000, 50);
+        let state = run_with(&h, &model).await.unwrap();
+        assert_eq!(state.llm_calls, 2);
+        assert_eq!(
+            (state.usage.prompt_tokens, state.usage.completion_tokens),
+            (2_000, 100)
+        );
+        let offered = model.offered.lock().unwrap();
+        assert_eq!(offered.len(), 2);
+        for (tools, schema) in offered.iter() {
+            assert!(tools.contains(&"search_posts".to_owned()), "{tools:?}");
+            assert!(
+                !tools.contains(&"search_m365".to_owned()),
+                "no Graph token, no search_m365: {tools:?}"
+            );
+            assert!(schema, "the final answer's JSON schema is asked for");
+        }
+        let first = &model.received.lock().unwrap()[0];
+        assert_eq!(first[0].role, Role::System);
+        assert!(
+            first[1]
+                .content
+                .as_deref()
+                .unwrap()
+                .contains("deployment pipeline"),
+            "the post is in the user message"
+        );
+    }
+
+    #[tokio::test]
+    async fn tool_exec_collects_typed_results_under_refs_and_the_model_reads_them_compactly() {
+        let h = harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            answer(&["p1"]),
+        ]);
+        let (state, found) = run_collecting(&h, &model).await;
+        state.unwrap();
+        assert_eq!(found.posts.len(), 1);
+        assert_eq!(found.posts[0].0, "p1");
+        assert_eq!(found.posts[0].1.id, "p-77");
+        assert_eq!(
+            found.posts[0].1.author_name, "Kim",
+            "the whole post is kept"
+        );
+        let received = model.received.lock().unwrap();
+        let read = received[1]
+            .iter()
+            .find(|m| m.role == Role::Tool)
+            .and_then(|m| m.content.clone())
+            .unwrap();
+        let read: serde_json::Value = serde_json::from_str(&read).unwrap();
+        assert_eq!(
+            read,
+            json!([{"ref": "p1", "text": "Our deployment pipeline uses GitHub Actions",
+                "tags": [], "category": "question"}]),
+            "refs, not ids, coordinates or counts"
+        );
+    }
+
+    #[tokio::test]
+    async fn tool_exec_answers_a_repeated_call_from_the_memo_and_skips_calls_over_the_cap() {
+        let h = harness_with(5, 2).await;
+        let search = || ("search_posts", json!({"query": "pipeline"}));
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![
+                search(),
+                ("search_posts", json!({"query": "actions"})),
+                ("search_posts", json!({"query": "third"})),
+            ]),
+            Reply::Tools(vec![search()]),
+            answer(&["p1"]),
+        ]);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (state, _) = run_collecting_with(&h, &model, Emitter::new(tx)).await;
+        let state = state.unwrap();
+        assert!(state.degraded.contains(&Degraded::ToolCallCap));
+        let received = model.received.lock().unwrap();
+        let tool_texts = |round: usize| -> Vec<String> {
+            received[round]
+                .iter()
+                .filter(|m| m.role == Role::Tool)
+                .filter_map(|m| m.content.clone())
+                .collect()
+        };
+        let round1 = tool_texts(1);
+        assert!(round1[2].contains("at most 2 tool calls"), "{round1:?}");
+        let round2 = tool_texts(2);
+        assert_eq!(
+            round2[3], round1[0],
+            "the repeated call got the memo's answer"
+        );
+        let mut executed = 0;
+        while let Ok(event) = rx.try_recv() {
+            if matches!(event, RunEvent::Tool { .. }) {
+                executed += 1;
+            }
+        }
+        assert_eq!(
+            executed, 2,
+            "two calls ran: not the skipped one, not the memo's"
+        );
+    }
+
+    #[tokio::test]
+    async fn format_response_selects_by_ref_or_id_and_drops_what_no_tool_returned() {
+        let h = harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            Reply::Text(
+                json!({"m365": [{"url": "https://evil.example/x"}], "posts": ["p-77", "p9"],
+                    "actionHint": "Read https://evil.example/x now"})
+                .to_string(),
+            ),
+        ]);
+        let state = run_with(&h, &model).await.unwrap();
+        let selection = state.selection.unwrap();
+        assert!(selection.m365.is_empty());
+        assert_eq!(selection.posts, vec!["p1"]);
+        assert_eq!(
+            selection.action_hint, None,
+            "a hint with an invented URL is dropped"
+        );
     }
 
     #[tokio::test]

@@ -6,13 +6,12 @@ use tokio::sync::Semaphore;
 
 use super::{
     RunInput,
-    events::Emitter,
-    tool_call::{Called, Traced},
+    tool_call::{CallCtx, Called, Tool, Traced},
 };
 use crate::{
-    degraded::Degraded,
+    degraded::{Degraded, Source},
     keywords::keywords,
-    tools::{MAX_QUERY_CHARS, Session, Source, connection::McpConnection, truncate},
+    tools::{MAX_QUERY_CHARS, truncate},
 };
 
 /// Keywords in the broad (OR) query.
@@ -28,22 +27,15 @@ pub(super) struct Searches {
     pub posts: bool,
 }
 
-/// Runs the fallback tools; results land in the session. The Microsoft 365
-/// searches wait for one of `slots`.
-pub(super) async fn run(
-    conn: &McpConnection,
-    session: &Session,
-    input: &RunInput,
-    events: &Emitter,
-    searches: Searches,
-    slots: &Semaphore,
-) {
+/// Runs the fallback tools; results land in the run's findings. The
+/// Microsoft 365 searches wait for one of `slots`.
+pub(super) async fn run(ctx: CallCtx<'_>, input: &RunInput, searches: Searches, slots: &Semaphore) {
     let m365 = async {
         if !searches.m365 {
             return;
         }
         if input.graph_token.is_none() {
-            session.mark_lost(Source::M365, Degraded::M365NoToken);
+            ctx.findings.lost(Source::M365, Degraded::M365NoToken);
             return;
         }
         let Ok(_slot) = slots.acquire().await else {
@@ -51,66 +43,45 @@ pub(super) async fn run(
         };
         let calls = m365_queries(&input.text, &input.tags)
             .into_iter()
-            .map(|q| call(conn, session, events, "search_m365", json!({ "query": q })));
+            .map(|q| call(ctx, Tool::SearchM365, json!({ "query": q })));
         futures::future::join_all(calls).await;
     };
     let posts = async {
         if searches.posts {
-            search_posts(conn, session, input, events).await;
+            let query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
+            call(ctx, Tool::SearchPosts, json!({ "query": query })).await;
         }
     };
     futures::join!(m365, posts);
-    // No `generate_action_hint` call: the fallback runs with the LLM disabled
-    // for this request, so the tool could only write the template hint, which
-    // the response writes from the same top result (`fallback_hint`).
-    if session.has_degraded(Degraded::McpCallFailed) {
+    // No `generate_action_hint` call: the fallback runs without the LLM, so
+    // the tool could only write the template hint, which the response writes
+    // from the same top result (`fallback_hint`).
+    if ctx.findings.has_degraded(Degraded::McpCallFailed) {
         // The tools are unreachable: the hint tool is too.
-        session.mark_lost(Source::ActionHint, Degraded::McpCallFailed);
+        ctx.findings
+            .lost(Source::ActionHint, Degraded::McpCallFailed);
     }
 }
 
-/// The posts search of the fallback, with the post text as query.
-async fn search_posts(conn: &McpConnection, session: &Session, input: &RunInput, events: &Emitter) {
-    let query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
-    call(
-        conn,
-        session,
-        events,
-        "search_posts",
-        json!({ "query": query }),
-    )
-    .await;
-}
-
-/// Calls one tool; a failure marks its source unavailable unless the tool did.
-async fn call(
-    conn: &McpConnection,
-    session: &Session,
-    events: &Emitter,
-    tool: &'static str,
-    args: Value,
-) {
+/// Calls one tool; a call that could not be made, or that the tool refused
+/// without saying why its source is lost, loses the source here.
+async fn call(ctx: CallCtx<'_>, tool: Tool, args: Value) {
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let source = match tool {
-        "search_m365" => Source::M365,
-        "search_posts" => Source::Posts,
-        _ => Source::ActionHint,
-    };
-    match Traced::start(tool, events)
-        .call(conn, session, arguments)
-        .await
-    {
-        Called::Answered(_) => {}
-        // search_m365 marks its own failures; a partial group failure is not unavailability.
-        Called::ToolError(_) | Called::InvalidArguments(_) => {
-            if !session.is_lost(source) && source != Source::M365 {
-                session.mark_lost(source, Degraded::ToolError(source));
-            }
-        }
-        Called::Failed => session.mark_lost(source, Degraded::McpCallFailed),
+    let called = Traced::start(tool.name(), ctx.events)
+        .call(tool, ctx, arguments)
+        .await;
+    match called {
+        // The tool recorded its loss (with its reason) or its answer.
+        Called::Answered(_) | Called::ToolError(_) => {}
+        // M365's queries are built here and always valid.
+        Called::InvalidArguments(_) if tool == Tool::SearchM365 => {}
+        Called::InvalidArguments(_) => ctx
+            .findings
+            .lost(tool.source(), Degraded::ToolError(tool.source())),
+        Called::Failed => ctx.findings.lost(tool.source(), Degraded::McpCallFailed),
     }
 }
 

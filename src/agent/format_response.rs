@@ -6,11 +6,12 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use super::findings::Collected;
 use super::{
     graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState, Selection},
 };
-use crate::{degraded::Degraded, llm::LlmError, tools::session::Collected};
+use crate::{degraded::Degraded, llm::LlmError};
 
 pub const NAME: NodeName = "formatResponse";
 
@@ -37,7 +38,7 @@ impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
                 .last()
                 .and_then(|m| m.content.clone())
                 .unwrap_or_default();
-            let collected = self.0.session.snapshot();
+            let collected = self.0.findings.snapshot();
             match parse(&content, &collected) {
                 Some(selection) => state.selection = Some(selection),
                 None => {
@@ -124,13 +125,13 @@ fn grounded_urls(text: &str, urls: &[&str]) -> bool {
 mod tests {
     use super::*;
     use crate::{
+        agent::findings::Findings,
         contract::{M365Source, McpSuggestion, PostSummary},
-        tools::Session,
     };
 
     fn collected() -> Collected {
-        let s = Session::new(None, "p0".into(), "t".into());
-        s.add_m365(vec![McpSuggestion {
+        let s = Findings::default();
+        s.add_m365(&[McpSuggestion {
             title: "Guide".into(),
             url: "https://c.sharepoint.com/guide".into(),
             description: "d".into(),
@@ -138,7 +139,7 @@ mod tests {
             source: M365Source::Sharepoint,
             status: "available".into(),
         }]);
-        s.add_posts(vec![PostSummary {
+        s.add_posts(&[PostSummary {
             id: "p-77".into(),
             author_id: "u".into(),
             author_name: "Kim".into(),

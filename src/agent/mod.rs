@@ -7,6 +7,7 @@ mod agent_graph;
 mod circuit;
 pub mod events;
 mod fallback;
+mod findings;
 pub mod format_response;
 pub mod graph;
 mod llm_call;
@@ -30,15 +31,17 @@ use tracing::Instrument;
 pub use events::{Emitter, RunEvent};
 
 use crate::{
-    contract::{CombinedSuggestionsResponse, RunPath},
-    degraded::Degraded,
+    contract::{CombinedSuggestionsResponse, RunPath, SuggestionsRequest},
+    degraded::{Degraded, Source},
     llm::LlmError,
     settings::{AgentSettings, Secret},
-    tools::{Session, Source, ToolDeps, connection::McpConnection},
+    tools::{Caller, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
+use findings::{Findings, Reach};
 use graph::GraphError;
 use state::Selection;
+use tool_call::CallCtx;
 
 /// What a run needs from the request.
 pub struct RunInput {
@@ -50,6 +53,24 @@ pub struct RunInput {
     pub graph_token: Option<Secret>,
     /// When the request arrived: the deadline counts from here.
     pub arrived: Instant,
+}
+
+impl RunInput {
+    /// The run for a validated `POST /api/suggestions` body.
+    pub fn for_request(
+        req: SuggestionsRequest,
+        graph_token: Option<Secret>,
+        arrived: Instant,
+    ) -> Self {
+        Self {
+            post_id: req.post_id,
+            text: req.text,
+            tags: req.tags,
+            category: req.category,
+            graph_token,
+            arrived,
+        }
+    }
 }
 
 /// How a run went, filled in as it goes (it may be cut by the deadline).
@@ -104,14 +125,19 @@ impl Orchestrator {
         let run_id = uuid::Uuid::new_v4().to_string();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let span = tracing::info_span!("invoke_agent", run_id = %run_id);
-        let session = Session::new(
+        let registered = self.conn.register(Caller::new(
             input.graph_token.clone(),
-            input.post_id.clone(),
-            input.text.clone(),
-        );
+            Some(input.post_id.clone()),
+        ));
+        let findings = Findings::default();
+        let ctx = CallCtx {
+            conn: &self.conn,
+            session: registered.id(),
+            findings: &findings,
+            events: &events,
+        };
         let mut outcome = Outcome::default();
-        let _registered = self.conn.register(session.clone());
-        let work = self.serve(&self.conn, &session, &input, &events, &mut outcome);
+        let work = self.serve(ctx, &input, &mut outcome);
         if tokio::time::timeout_at(deadline, work.instrument(span.clone()))
             .await
             .is_err()
@@ -119,16 +145,17 @@ impl Orchestrator {
             outcome.path = Some(RunPath::Partial);
             outcome.degraded.push(Degraded::Deadline);
             // What the deadline cut is lost, not empty: say so.
-            if input.graph_token.is_some() && !session.answered(Source::M365) {
-                session.mark_lost(Source::M365, Degraded::M365("timeout"));
+            if input.graph_token.is_some() && findings.reach(Source::M365) != Reach::Answered {
+                findings.lost(Source::M365, Degraded::M365("timeout"));
             }
-            if !session.posts_searched() {
-                self.posts_by_words(&session, &input).await;
+            if findings.reach(Source::Posts) == Reach::NotCalled {
+                self.posts_by_words(&findings, &input).await;
             }
         }
+        drop(registered);
         let path = outcome.path.unwrap_or(RunPath::Partial);
         let response = response::build(response::Parts {
-            session: &session,
+            findings: &findings,
             has_token: input.graph_token.is_some(),
             path,
             rounds: outcome.rounds.load(Ordering::Relaxed),
@@ -148,14 +175,7 @@ impl Orchestrator {
     }
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
-    async fn serve(
-        &self,
-        conn: &McpConnection,
-        session: &Session,
-        input: &RunInput,
-        events: &Emitter,
-        outcome: &mut Outcome,
-    ) {
+    async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, outcome: &mut Outcome) {
         let skip = if !self.deps.llm.chat_configured() {
             Some(Degraded::LlmUnconfigured)
         } else if self.circuit.is_open() {
@@ -164,9 +184,8 @@ impl Orchestrator {
             None
         };
         if let Some(reason) = skip {
-            session.disable_llm();
             outcome.degraded.push(reason);
-            events.emit(RunEvent::Fallback {
+            ctx.events.emit(RunEvent::Fallback {
                 reason: reason.to_string(),
             });
             outcome.path = Some(RunPath::Fallback);
@@ -174,7 +193,7 @@ impl Orchestrator {
                 m365: true,
                 posts: true,
             };
-            self.fallback(conn, session, input, events, all).await;
+            self.fallback(ctx, input, all).await;
             return;
         }
         // No posts search of our own here: the model is asked for one, an LLM
@@ -182,11 +201,9 @@ impl Orchestrator {
         // without one completes the panel by words (`posts_by_words`).
         let result = agent_graph::run(agent_graph::Args {
             llm: &self.deps.llm,
-            conn,
+            call: ctx,
             tools: &self.tools,
-            session,
             input,
-            events,
             settings: &self.settings,
             rounds: &outcome.rounds,
         })
@@ -199,8 +216,7 @@ impl Orchestrator {
                 outcome.degraded.extend(state.degraded);
                 outcome.selection = state.selection;
                 if invalid_calls {
-                    self.complete_missed(conn, session, input, events, outcome)
-                        .await;
+                    self.complete_missed(ctx, input, outcome).await;
                 }
             }
             Err(e) => {
@@ -218,41 +234,34 @@ impl Orchestrator {
                         Degraded::RoundCap
                     }
                 };
-                session.disable_llm();
                 outcome.degraded.push(reason);
-                events.emit(RunEvent::Fallback {
+                ctx.events.emit(RunEvent::Fallback {
                     reason: reason.to_string(),
                 });
                 outcome.path = Some(RunPath::Fallback);
                 let searches = fallback::Searches {
                     m365: true,
-                    posts: !session.posts_searched(),
+                    posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
-                self.fallback(conn, session, input, events, searches).await;
+                self.fallback(ctx, input, searches).await;
             }
         }
     }
 
     /// After tool calls the model got wrong: the fallback's searches for the
     /// sources that got nothing, their results added to the model's choice.
-    async fn complete_missed(
-        &self,
-        conn: &McpConnection,
-        session: &Session,
-        input: &RunInput,
-        events: &Emitter,
-        outcome: &mut Outcome,
-    ) {
+    async fn complete_missed(&self, ctx: CallCtx<'_>, input: &RunInput, outcome: &mut Outcome) {
         let searches = fallback::Searches {
-            m365: input.graph_token.is_some() && !session.answered(Source::M365),
-            posts: !session.posts_searched(),
+            m365: input.graph_token.is_some()
+                && ctx.findings.reach(Source::M365) != Reach::Answered,
+            posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
         };
         if !searches.m365 && !searches.posts {
             return;
         }
-        self.fallback(conn, session, input, events, searches).await;
+        self.fallback(ctx, input, searches).await;
         if let Some(selection) = &mut outcome.selection {
-            let collected = session.snapshot();
+            let collected = ctx.findings.snapshot();
             if searches.m365 {
                 selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
             }
@@ -265,7 +274,7 @@ impl Orchestrator {
     /// At the deadline, when no posts search finished: the posts sharing the
     /// most words with this one (no upstream call, so it cannot hang), ranked
     /// by words only (`posts_lexical_only` when ranking by meaning was configured).
-    async fn posts_by_words(&self, session: &Session, input: &RunInput) {
+    async fn posts_by_words(&self, findings: &Findings, input: &RunInput) {
         let exclude = [input.post_id.clone()];
         let search = self
             .deps
@@ -273,17 +282,17 @@ impl Orchestrator {
             .search_by_words(&input.text, &exclude, response::MAX_POSTS);
         match tokio::time::timeout(LATE_READ, search).await {
             Ok(Ok(posts)) => {
-                session.mark_answered(Source::Posts);
-                session.add_posts(posts);
+                findings.answered(Source::Posts);
+                findings.add_posts(&posts);
                 if self.deps.llm.embeddings_configured() {
-                    session.degrade(Degraded::PostsLexicalOnly);
+                    findings.degrade(Degraded::PostsLexicalOnly);
                 }
             }
             Ok(Err(e)) => {
                 tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
-                session.mark_lost(Source::Posts, Degraded::PostsIndexError);
+                findings.lost(Source::Posts, Degraded::PostsIndexError);
             }
-            Err(_) => session.mark_lost(Source::Posts, Degraded::PostsTimeout),
+            Err(_) => findings.lost(Source::Posts, Degraded::PostsTimeout),
         }
     }
 }
@@ -297,15 +306,8 @@ impl Orchestrator {
     /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
     /// every deadline still fires on time. The posts search takes no slot: it
     /// is the panel's floor, so a run still waiting at its deadline has posts.
-    async fn fallback(
-        &self,
-        conn: &McpConnection,
-        session: &Session,
-        input: &RunInput,
-        events: &Emitter,
-        searches: fallback::Searches,
-    ) {
-        fallback::run(conn, session, input, events, searches, &self.fallback_slots).await;
+    async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
+        fallback::run(ctx, input, searches, &self.fallback_slots).await;
     }
 }
 

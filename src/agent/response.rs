@@ -1,12 +1,12 @@
-//! Assembly of the panel from a session: only results the tools returned in
-//! this request (grounding), in the model's order when it chose, capped, with
-//! honest `unavailableSources`.
+//! Assembly of the panel from the run's findings: only results the tools
+//! returned in this run (grounding), in the model's order when it chose,
+//! capped, with honest `unavailableSources`.
 
-use super::state::Selection;
+use super::{findings::Findings, state::Selection};
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
-    degraded::Degraded,
-    tools::{Session, Source, fallback_hint},
+    degraded::{Degraded, Source},
+    tools::fallback_hint,
 };
 
 /// Most Microsoft 365 items in a panel.
@@ -16,7 +16,7 @@ pub const MAX_POSTS: usize = 5;
 
 /// What the response is built from.
 pub(super) struct Parts<'a> {
-    pub session: &'a Session,
+    pub findings: &'a Findings,
     pub has_token: bool,
     pub path: RunPath,
     pub rounds: u32,
@@ -27,9 +27,15 @@ pub(super) struct Parts<'a> {
     pub selection: Option<Selection>,
 }
 
-/// Builds the response from what the session collected (taken: the run is over).
+/// Builds the response from the run's findings (taken: the run is over).
 pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
-    let c = p.session.take_collected();
+    let c = p.findings.take();
+    // A source is unavailable when a call to it was lost and none answered
+    // (one of three Graph queries throttled still leaves M365 consulted).
+    let mut unavailable: Vec<Source> = c.lost().collect();
+    if !p.has_token && !unavailable.contains(&Source::M365) {
+        unavailable.push(Source::M365);
+    }
     let (m365, posts, model_hint) = match &p.selection {
         Some(s) => (
             s.m365
@@ -52,17 +58,6 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     };
     let m365: Vec<_> = m365.into_iter().take(MAX_M365).collect();
     let posts: Vec<_> = posts.into_iter().take(MAX_POSTS).collect();
-    // A source is unavailable when a call to it was lost and none answered
-    // (one of three Graph queries throttled still leaves M365 consulted).
-    let mut unavailable: Vec<Source> = c
-        .lost
-        .iter()
-        .copied()
-        .filter(|s| !c.answered.contains(s))
-        .collect();
-    if !p.has_token && !unavailable.contains(&Source::M365) {
-        unavailable.push(Source::M365);
-    }
     let mut reasons = p.degraded;
     for reason in c.degraded {
         if !reasons.contains(&reason) {
@@ -77,8 +72,7 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
             .or(c.hint.filter(|h| !h.is_empty()))
             .or_else(|| fallback_hint(&m365, &posts))
     };
-    let order = [Source::M365, Source::Posts, Source::ActionHint];
-    let unavailable_sources = order
+    let unavailable_sources = Source::ALL
         .iter()
         .filter(|s| unavailable.contains(s))
         .map(|s| s.as_str().to_owned())

@@ -4,17 +4,17 @@ use std::collections::HashMap;
 
 use tokio::time::Instant;
 
-use super::events::Emitter;
+use super::{events::Emitter, findings::Findings, tool_call::CallCtx};
 use crate::{
     degraded::Degraded,
     llm::{
         ChatModel,
         wire::{ChatMessage, ToolDefinition, Usage},
     },
-    tools::{Session, connection::McpConnection},
+    tools::connection::McpConnection,
 };
 
-/// The model's choice, as refs into the session's collected results.
+/// The model's choice, as refs into the run's findings.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Selection {
     pub m365: Vec<String>,
@@ -55,10 +55,24 @@ impl RunState {
 pub struct RunCtx<'a> {
     pub llm: &'a dyn ChatModel,
     pub conn: &'a McpConnection,
-    pub session: &'a Session,
+    /// The id the run's caller is registered under on the connection.
+    pub session: &'a str,
+    pub findings: &'a Findings,
     pub tools: &'a [ToolDefinition],
     pub max_tool_calls: usize,
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
     pub llm_deadline: Instant,
     pub events: Emitter,
+}
+
+impl RunCtx<'_> {
+    /// Where the nodes' tool calls go.
+    pub(super) fn call_ctx(&self) -> CallCtx<'_> {
+        CallCtx {
+            conn: self.conn,
+            session: self.session,
+            findings: self.findings,
+            events: &self.events,
+        }
+    }
 }

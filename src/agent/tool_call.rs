@@ -1,25 +1,84 @@
 //! One traced tool call, for toolExec and the fallback alike: the
-//! `execute_tool` span, timing, the result count, the stream event and the
-//! log line. What a failure means for the run is the caller's to decide.
+//! `execute_tool` span, timing, the typed result collected into the run's
+//! findings under the refs the run gives it, the result count, the stream
+//! event and the log line. What a failure means beyond its source is the
+//! caller's to decide.
 
+use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
-use super::events::{Emitter, RunEvent};
-use crate::tools::{Session, connection::McpConnection};
+use super::{
+    events::{Emitter, RunEvent},
+    findings::Findings,
+};
+use crate::{
+    degraded::Source,
+    tools::{
+        connection::McpConnection,
+        output::{self, HintWritten, M365Found, PostsFound},
+    },
+};
+
+/// The tools whose results a run collects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tool {
+    SearchM365,
+    SearchPosts,
+    ActionHint,
+}
+
+impl Tool {
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            "search_m365" => Some(Self::SearchM365),
+            "search_posts" => Some(Self::SearchPosts),
+            "generate_action_hint" => Some(Self::ActionHint),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SearchM365 => "search_m365",
+            Self::SearchPosts => "search_posts",
+            Self::ActionHint => "generate_action_hint",
+        }
+    }
+
+    /// The panel source the tool's results fill.
+    pub fn source(self) -> Source {
+        match self {
+            Self::SearchM365 => Source::M365,
+            Self::SearchPosts => Source::Posts,
+            Self::ActionHint => Source::ActionHint,
+        }
+    }
+}
 
 /// How a call ended.
 pub(super) enum Called {
-    /// The tool answered: its text for the model.
+    /// The tool answered: its results, with their refs, as the model reads them.
     Answered(String),
     /// The tool rejected its arguments (an empty or too long query; its text).
     InvalidArguments(String),
-    /// The tool answered an error (its text).
+    /// The tool answered an error (its text); its source is recorded as lost.
     ToolError(String),
-    /// The MCP call itself failed (rejected arguments, a broken connection).
-    /// Its error is not kept: rmcp's messages can quote the arguments.
+    /// The MCP call itself failed (rejected arguments, a broken connection)
+    /// or answered no result of the tool's type. Its error is not kept:
+    /// rmcp's messages can quote the arguments.
     Failed,
+}
+
+/// Where a call is made and its results go.
+#[derive(Clone, Copy)]
+pub(super) struct CallCtx<'a> {
+    pub conn: &'a McpConnection,
+    /// The id the run's caller is registered under.
+    pub session: &'a str,
+    pub findings: &'a Findings,
+    pub events: &'a Emitter,
 }
 
 /// A call in progress: its span and clock.
@@ -41,38 +100,47 @@ impl<'e> Traced<'e> {
         }
     }
 
-    /// Makes the call through the MCP connection, then reports it.
-    pub async fn call(
-        self,
-        conn: &McpConnection,
-        session: &Session,
-        args: Map<String, Value>,
-    ) -> Called {
-        let result = conn
-            .call(session, &self.tool, args)
+    /// Makes the call through the MCP connection, collects its results into
+    /// the run's findings, then reports it.
+    pub async fn call(self, tool: Tool, ctx: CallCtx<'_>, args: Map<String, Value>) -> Called {
+        let result = ctx
+            .conn
+            .call(ctx.session, tool.name(), args)
             .instrument(self.span.clone())
             .await;
-        let called = match result {
-            Ok(out) if !out.is_error => Called::Answered(out.text),
-            Ok(out) if out.text.starts_with("invalid argument") => {
-                Called::InvalidArguments(out.text)
-            }
-            Ok(out) => Called::ToolError(out.text),
-            Err(_) => Called::Failed,
+        let Ok(result) = result else {
+            self.failed("mcp_error");
+            return Called::Failed;
         };
-        match &called {
-            Called::Answered(text) => self.answered(text),
-            Called::InvalidArguments(_) => self.failed("invalid_arguments"),
-            Called::ToolError(_) => self.failed("tool_error"),
-            Called::Failed => self.failed("mcp_error"),
+        let reasons = output::degraded_of(&result);
+        if result.is_error == Some(true) {
+            let text = text_of(&result);
+            return match reasons.first() {
+                Some(reason) => {
+                    ctx.findings.lost(tool.source(), *reason);
+                    self.failed("tool_error");
+                    Called::ToolError(text)
+                }
+                None => {
+                    self.failed("invalid_arguments");
+                    Called::InvalidArguments(text)
+                }
+            };
         }
-        called
+        let Some((text, count)) = collect(tool, result.structured_content, ctx.findings) else {
+            self.failed("malformed_result");
+            return Called::Failed;
+        };
+        ctx.findings.answered(tool.source());
+        for reason in reasons {
+            ctx.findings.degrade(reason);
+        }
+        self.answered(count);
+        Called::Answered(text)
     }
 
-    /// Reports an answered call with the number of results it holds.
-    pub fn answered(&self, text: &str) {
-        let count = serde_json::from_str::<Vec<serde::de::IgnoredAny>>(text)
-            .map_or(usize::from(!text.is_empty()), |v| v.len());
+    /// Reports an answered call with the number of results it held.
+    pub fn answered(&self, count: usize) {
         let elapsed_ms = self.elapsed_ms();
         let tool = self.tool.as_str();
         self.span
@@ -105,4 +173,39 @@ impl<'e> Traced<'e> {
     pub fn span(&self) -> &Span {
         &self.span
     }
+}
+
+/// Adds a result's items to `findings` under refs; returns what the model
+/// reads of them and how many there were. None when the result is not of
+/// the tool's type.
+fn collect(tool: Tool, structured: Option<Value>, findings: &Findings) -> Option<(String, usize)> {
+    let value = structured?;
+    Some(match tool {
+        Tool::SearchM365 => {
+            let found: M365Found = serde_json::from_value(value).ok()?;
+            let refs = findings.add_m365(&found.items);
+            (output::m365_text(&found.items, Some(&refs)), refs.len())
+        }
+        Tool::SearchPosts => {
+            let found: PostsFound = serde_json::from_value(value).ok()?;
+            let refs = findings.add_posts(&found.posts);
+            (output::posts_text(&found.posts, Some(&refs)), refs.len())
+        }
+        Tool::ActionHint => {
+            let written: HintWritten = serde_json::from_value(value).ok()?;
+            let text = written.hint.clone().unwrap_or_default();
+            findings.set_hint(written.hint);
+            let count = usize::from(!text.is_empty());
+            (text, count)
+        }
+    })
+}
+
+/// The text content of a result.
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect()
 }

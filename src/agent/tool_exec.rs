@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{
     graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
-    tool_call::{Called, Traced},
+    tool_call::{Called, Tool, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -94,11 +94,12 @@ async fn execute(
         invalid,
         memo_key: None,
     };
-    if !ctx.tools.iter().any(|t| t.function.name == name) {
+    let offered = ctx.tools.iter().any(|t| t.function.name == name);
+    let Some(tool) = Tool::named(name).filter(|_| offered) else {
         traced.failed("unknown_tool");
         let name = crate::tools::truncate(name, 64);
         return error(format!("error: unknown tool '{name}'"), true);
-    }
+    };
     let Ok(Value::Object(args)) = serde_json::from_str(&call.function.arguments) else {
         traced.failed("invalid_arguments");
         return error("error: arguments must be a JSON object".to_owned(), true);
@@ -115,7 +116,7 @@ async fn execute(
             memo_key: None,
         };
     }
-    match traced.call(ctx.conn, ctx.session, args).await {
+    match traced.call(tool, ctx.call_ctx(), args).await {
         Called::Answered(content) => Outcome {
             content,
             ok: true,

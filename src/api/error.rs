@@ -28,12 +28,22 @@ pub enum ApiError {
     RequestTimeout,
     #[error("a valid X-Api-Key header is required")]
     Unauthorized,
+    #[error("the Origin header is not one of the allowed origins (server.cors_origins)")]
+    OriginNotAllowed,
+    #[error("too many live MCP sessions; retry later")]
+    McpSessionsFull,
     #[error("post not found")]
     PostNotFound,
     #[error("not found")]
     NotFound,
     #[error("internal error")]
     PostIndex(#[from] PostIndexError),
+}
+
+impl From<crate::tools::http::NotBearer> for ApiError {
+    fn from(_: crate::tools::http::NotBearer) -> Self {
+        Self::invalid("Authorization", "Authorization must be 'Bearer <token>'")
+    }
 }
 
 impl ApiError {
@@ -52,6 +62,8 @@ impl ApiError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::OriginNotAllowed => StatusCode::FORBIDDEN,
+            Self::McpSessionsFull => StatusCode::SERVICE_UNAVAILABLE,
             Self::PostNotFound | Self::NotFound => StatusCode::NOT_FOUND,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -64,6 +76,8 @@ impl ApiError {
             Self::PayloadTooLarge(_) => "payload_too_large",
             Self::RequestTimeout => "request_timeout",
             Self::Unauthorized => "unauthorized",
+            Self::OriginNotAllowed => "origin_not_allowed",
+            Self::McpSessionsFull => "mcp_sessions_full",
             Self::PostNotFound => "post_not_found",
             Self::NotFound => "not_found",
             Self::PostIndex(_) => "internal_error",
@@ -87,7 +101,14 @@ impl IntoResponse for ApiError {
                 field,
             },
         };
-        (self.status_code(), Json(body)).into_response()
+        let mut response = (self.status_code(), Json(body)).into_response();
+        if let Self::McpSessionsFull = self {
+            // Idle sessions expire; a freed slot is likely within seconds.
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        response
     }
 }
 

@@ -7,10 +7,11 @@ use std::time::Duration;
 use axum::{
     body::Bytes,
     extract::{FromRequest, FromRequestParts, Path, Request},
-    http::{StatusCode, header, request::Parts},
+    http::{Extensions, StatusCode, header, request::Parts},
     response::IntoResponse,
 };
 use serde::de::DeserializeOwned;
+use tokio::time::Instant;
 
 use super::{Arrived, error::ApiError, strict_json, validate};
 
@@ -38,15 +39,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
             .extensions()
             .get::<BodyLimit>()
             .map_or(BODY_LIMIT, |l| l.0);
-        // The whole body, not each chunk, must arrive in time: a client
-        // dripping a byte a second would reset a per-chunk timer forever.
-        let deadline = match (
-            req.extensions().get::<Arrived>(),
-            req.extensions().get::<BodyTimeout>(),
-        ) {
-            (Some(arrived), Some(timeout)) => Some(arrived.0 + timeout.0),
-            _ => None,
-        };
+        let deadline = body_deadline(req.extensions());
         let read = Bytes::from_request(req, state);
         let bytes = match deadline {
             Some(deadline) => tokio::time::timeout_at(deadline, read)
@@ -65,6 +58,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
             }
         })?;
         strict_json::from_slice(&bytes).map(AppJson)
+    }
+}
+
+/// When the request's whole body must have arrived: its head's arrival plus
+/// `server.body_timeout_ms`. The whole body, not each chunk: a client
+/// dripping a byte a second would reset a per-chunk timer forever.
+pub fn body_deadline(extensions: &Extensions) -> Option<Instant> {
+    match (extensions.get::<Arrived>(), extensions.get::<BodyTimeout>()) {
+        (Some(arrived), Some(timeout)) => Some(arrived.0 + timeout.0),
+        _ => None,
     }
 }
 

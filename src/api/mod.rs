@@ -3,6 +3,7 @@
 
 mod error;
 mod extract;
+mod mcp;
 mod openapi;
 mod posts;
 mod probes;
@@ -21,6 +22,7 @@ use axum::{
 };
 use subtle::ConstantTimeEq;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::{
     cors::CorsLayer,
@@ -34,6 +36,8 @@ use extract::BodyTimeout;
 use crate::{agent::Orchestrator, posts::PostIndex, settings::Settings, tools::ToolDeps};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// The MCP Streamable HTTP session header (browser MCP clients read it).
+const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// Shared state of every handler.
 #[derive(Clone)]
@@ -44,15 +48,18 @@ pub struct AppState {
     pub settings: Arc<Settings>,
 }
 
-/// The whole HTTP surface.
-pub fn router(state: AppState) -> Router {
-    let api = Router::new()
+/// The whole HTTP surface; `/mcp` sessions end when `shutdown` is cancelled.
+pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
+    let mut api = Router::new()
         .merge(suggestions::router())
-        .merge(posts::router())
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            require_api_key,
-        ));
+        .merge(posts::router());
+    if state.settings.mcp.enabled {
+        api = api.merge(mcp::router(&state, shutdown));
+    }
+    let api = api.layer(middleware::from_fn_with_state(
+        state.clone(),
+        require_api_key,
+    ));
     let mut app = Router::new()
         .merge(api)
         .merge(probes::router())
@@ -101,12 +108,15 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
                 header::ACCEPT,
                 REQUEST_ID,
                 HeaderName::from_static("x-api-key"),
+                MCP_SESSION_ID,
+                HeaderName::from_static("mcp-protocol-version"),
+                HeaderName::from_static("last-event-id"),
             ])
-            .expose_headers([REQUEST_ID])
+            .expose_headers([REQUEST_ID, MCP_SESSION_ID])
     })
 }
 
-/// Rejects `/api` requests without a configured `X-Api-Key`, when keys are configured.
+/// Rejects `/api` and `/mcp` requests without a configured `X-Api-Key`, when keys are configured.
 async fn require_api_key(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let keys = &state.settings.server.api_keys;
     if keys.is_empty() {

@@ -40,14 +40,7 @@ pub async fn suggest(
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
     let req = validate::suggestions(body)?;
-    let input = RunInput {
-        post_id: req.post_id,
-        text: req.text,
-        tags: req.tags,
-        category: req.category,
-        graph_token,
-        arrived,
-    };
+    let input = RunInput::for_request(req, graph_token, arrived);
     Ok(answer(&state, &headers, input).await)
 }
 
@@ -121,22 +114,5 @@ pub async fn suggest_for_post(
 
 /// The caller's Graph token from `Authorization: Bearer …`, if sent.
 fn bearer_token(headers: &HeaderMap) -> Result<Option<Secret>, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Ok(None);
-    };
-    // The scheme is case-insensitive (RFC 9110 §11.1).
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.trim_start().split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim())
-        .filter(|t| !t.is_empty());
-    match token {
-        Some(t) => Ok(Some(Secret::new(t))),
-        None => Err(ApiError::invalid(
-            "Authorization",
-            "Authorization must be 'Bearer <token>'",
-        )),
-    }
+    Ok(crate::tools::http::bearer_token(headers)?)
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{
     ChatModel, ChatOptions, LlmError,
-    wire::{ChatMessage, ChatResponse, Choice, FunctionCall, Role, ToolCall},
+    wire::{ChatMessage, ChatResponse, Choice, FunctionCall, Role, ToolCall, Usage},
 };
 
 /// One scripted reply.
@@ -26,14 +26,25 @@ pub struct ScriptedModel {
     script: Mutex<VecDeque<Reply>>,
     /// The messages of every call, in order.
     pub received: Mutex<Vec<Vec<ChatMessage>>>,
+    /// Per call: the names of the tools offered, and whether the final
+    /// answer's JSON schema was asked for.
+    pub offered: Mutex<Vec<(Vec<String>, bool)>>,
+    /// Token usage each reply reports.
+    usage: Option<(u64, u64)>,
 }
 
 impl ScriptedModel {
     pub fn new(script: impl IntoIterator<Item = Reply>) -> Self {
         Self {
             script: Mutex::new(script.into_iter().collect()),
-            received: Mutex::default(),
+            ..Self::default()
         }
+    }
+
+    /// Each reply reports `prompt` and `completion` tokens used.
+    pub fn with_usage(mut self, prompt: u64, completion: u64) -> Self {
+        self.usage = Some((prompt, completion));
+        self
     }
 }
 
@@ -41,9 +52,18 @@ impl ChatModel for ScriptedModel {
     fn chat<'a>(
         &'a self,
         messages: &'a [ChatMessage],
-        _options: ChatOptions<'a>,
+        options: ChatOptions<'a>,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
         self.received.lock().unwrap().push(messages.to_vec());
+        let names = options.tools.iter().map(|t| t.function.name.clone());
+        self.offered
+            .lock()
+            .unwrap()
+            .push((names.collect(), options.response_format.is_some()));
+        let usage = self.usage.map(|(prompt_tokens, completion_tokens)| Usage {
+            prompt_tokens,
+            completion_tokens,
+        });
         let reply = self.script.lock().unwrap().pop_front();
         Box::pin(async move {
             let message = match reply.ok_or(LlmError::Malformed)? {
@@ -77,7 +97,7 @@ impl ChatModel for ScriptedModel {
                     message,
                     finish_reason: None,
                 }],
-                usage: None,
+                usage,
             })
         })
     }

@@ -1,19 +1,19 @@
 //! The in-process MCP connection: a `tokio::io::duplex` pipe with the rmcp
 //! server on one end and the rmcp client on the other. One per process, opened
-//! at start-up: requests register their session and name it in each call's
+//! at start-up: each request registers its caller and names it in each call's
 //! `_meta` (measured: a connection per request cost 0.3 ms CPU and 87 KB).
 
 use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     RoleClient, ServiceExt,
-    model::{CallToolRequestParams, RequestMetaObject, Tool},
+    model::{CallToolRequestParams, CallToolResult, RequestMetaObject, Tool},
     service::RunningService,
 };
 use serde_json::{Map, Value};
 
 use super::{
-    SESSION_META_KEY, Session, SessionRegistry, SuggestionTools, ToolDeps, session::Registered,
+    Caller, SESSION_META_KEY, SessionRegistry, SuggestionTools, ToolDeps, session::Registered,
 };
 
 /// Duplex buffer size: larger than a typical tool result, so writes rarely wait.
@@ -26,13 +26,6 @@ pub enum McpError {
     Handshake(String),
     #[error("MCP call failed: {0}")]
     Call(String),
-}
-
-/// The text a tool answered, and whether it is a tool error.
-#[derive(Debug, Clone)]
-pub struct ToolOutput {
-    pub text: String,
-    pub is_error: bool,
 }
 
 /// A connected MCP client; the server task ends when this is dropped.
@@ -48,7 +41,7 @@ impl McpConnection {
     pub async fn open(deps: Arc<ToolDeps>) -> Result<Self, McpError> {
         let sessions = Arc::new(SessionRegistry::default());
         let (server_io, client_io) = tokio::io::duplex(PIPE_BYTES);
-        let tools_server = SuggestionTools::new(deps, sessions.clone());
+        let tools_server = SuggestionTools::in_process(deps, sessions.clone());
         // The server's handshake must run concurrently with the client's.
         let server = tokio::spawn(async move {
             match tools_server.serve(server_io).await {
@@ -84,9 +77,10 @@ impl McpConnection {
             .map_err(|e| McpError::Call(e.to_string()))
     }
 
-    /// Makes `session` known to the server until the guard is dropped.
-    pub fn register(&self, session: Arc<Session>) -> Registered {
-        self.sessions.register(session)
+    /// Makes `caller` known to the server until the guard is dropped; calls
+    /// name it by the guard's id.
+    pub fn register(&self, caller: Caller) -> Registered {
+        self.sessions.register(caller)
     }
 
     /// Stops the server: calls fail from now on (shutdown; failure tests).
@@ -94,42 +88,32 @@ impl McpConnection {
         self.server.abort();
     }
 
-    /// Live sessions (requests in flight).
+    /// Registered callers (runs in flight).
     pub fn live_sessions(&self) -> usize {
         self.sessions.len()
     }
 
-    /// Calls a tool (`tools/call`) in `session`. Dropping the future cancels
-    /// the call on the server (`notifications/cancelled`).
+    /// Calls a tool (`tools/call`) for the caller registered as `session`.
+    /// Dropping the future cancels the call on the server
+    /// (`notifications/cancelled`).
     pub async fn call(
         &self,
-        session: &Session,
+        session: &str,
         name: &str,
         arguments: Map<String, Value>,
-    ) -> Result<ToolOutput, McpError> {
+    ) -> Result<CallToolResult, McpError> {
         let mut meta = RequestMetaObject::new();
         meta.0.insert(
             SESSION_META_KEY.to_owned(),
-            Value::String(session.id.clone()),
+            Value::String(session.to_owned()),
         );
         let mut params =
             CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
         params.meta = Some(meta);
-        let result = self
-            .client
+        self.client
             .call_tool(params)
             .await
-            .map_err(|e| McpError::Call(e.to_string()))?;
-        let text = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
-            .collect::<Vec<_>>()
-            .join("");
-        Ok(ToolOutput {
-            text,
-            is_error: result.is_error.unwrap_or(false),
-        })
+            .map_err(|e| McpError::Call(e.to_string()))
     }
 }
 

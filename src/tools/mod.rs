@@ -1,43 +1,46 @@
-//! The MCP server "linkup-suggestions" and its tools. One long-lived server
-//! and client pair per process; each request registers its [`Session`] (the
-//! caller's Graph token, post, collected results) server-side and its tool
-//! calls name that session in the request's `_meta`, never in the arguments.
-//! The transport lives in [`connection`], the tools in one file each.
+//! The MCP server "linkup-suggestions" and its tools, one file each. Two doors
+//! open on the same server: the in-process connection the agent calls through
+//! ([`connection`], a duplex pipe, no HTTP hop) and Streamable HTTP at `/mcp`
+//! for any MCP client ([`http`]). A tool gets its arguments and its
+//! [`Caller`] (the Graph token and the requesting post) and answers a typed
+//! result ([`output`]); it keeps nothing of the call and reads nothing back.
 
 mod action_hint;
 pub mod connection;
+mod get_suggestions;
+pub mod http;
+pub mod output;
 mod search_m365;
 mod search_posts;
 pub mod session;
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use rmcp::{
     RoleServer, ServerHandler,
-    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{Implementation, ServerCapabilities, ServerConfig},
+    handler::server::{router::tool::ToolRouter, tool::schema_for_output, wrapper::Parameters},
+    model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig},
     service::RequestContext,
     tool, tool_handler, tool_router,
 };
 
-pub use action_hint::{HintArgs, fallback_hint};
+pub use action_hint::{HintArgs, HintResult, ResultKind, fallback_hint};
+pub use get_suggestions::Panels;
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
-pub use session::{SESSION_META_KEY, Session, SessionRegistry, Source};
-
-use std::time::Duration;
+pub use session::{Caller, SESSION_META_KEY, SessionRegistry};
 
 use crate::{
+    contract::{CombinedSuggestionsResponse, SuggestionsRequest},
     llm::AzureOpenAi,
     msgraph::GraphClient,
     posts::{PostIndex, PostIndexError},
     settings::Settings,
 };
+use output::{HintWritten, M365Found, PostsFound};
 
 /// Longest accepted `query` argument.
 pub const MAX_QUERY_CHARS: usize = 500;
-/// Longest description given back to the model.
-pub const MAX_DESCRIPTION_CHARS: usize = 300;
 
 /// The upstream clients every session's tools use.
 pub struct ToolDeps {
@@ -63,20 +66,43 @@ impl ToolDeps {
     }
 }
 
-/// The MCP tool server; sessions are looked up per call.
+/// The tool server. One instance serves the in-process connection; `/mcp`
+/// clones one per MCP session.
 #[derive(Clone)]
 pub struct SuggestionTools {
     deps: Arc<ToolDeps>,
-    sessions: Arc<SessionRegistry>,
+    door: Door,
     tool_router: ToolRouter<Self>,
+}
+
+/// Which door a server instance serves, and so where its callers come from.
+#[derive(Clone)]
+enum Door {
+    /// The in-process connection: each request registers its caller.
+    InProcess(Arc<SessionRegistry>),
+    /// `/mcp`: the caller is the HTTP request's; `get_suggestions` is offered.
+    Http(Arc<dyn Panels>),
 }
 
 #[tool_router]
 impl SuggestionTools {
-    pub fn new(deps: Arc<ToolDeps>, sessions: Arc<SessionRegistry>) -> Self {
+    /// The server of the in-process connection (no `get_suggestions`: the
+    /// orchestrator is its caller).
+    pub fn in_process(deps: Arc<ToolDeps>, sessions: Arc<SessionRegistry>) -> Self {
+        let mut tool_router = Self::tool_router();
+        tool_router.remove_route(get_suggestions::NAME);
         Self {
             deps,
-            sessions,
+            door: Door::InProcess(sessions),
+            tool_router,
+        }
+    }
+
+    /// The server behind `/mcp`: every tool, panels from `panels`.
+    pub fn http(deps: Arc<ToolDeps>, panels: Arc<dyn Panels>) -> Self {
+        Self {
+            deps,
+            door: Door::Http(panels),
             tool_router: Self::tool_router(),
         }
     }
@@ -84,57 +110,88 @@ impl SuggestionTools {
     /// Keyword search of the caller's Microsoft 365 (OneDrive, SharePoint, Outlook).
     #[tool(
         name = "search_m365",
-        description = "Search the user's Microsoft 365 files, SharePoint pages and mails. Keyword based (KQL): pass a few keywords, not a sentence. Returns [{ref,title,url,description,source,sourceType,status}]."
+        description = "Search the user's Microsoft 365 files, SharePoint pages and mails. Keyword based (KQL): pass a few keywords, not a sentence.",
+        output_schema = schema_for_output::<M365Found>()
     )]
     async fn search_m365(
         &self,
         Parameters(args): Parameters<SearchM365Args>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<String, String> {
-        let session = self.session(&ctx)?;
-        cancellable(ctx, search_m365::run(&self.deps, &session, args)).await
+    ) -> CallToolResult {
+        match self.caller(&ctx) {
+            Ok(caller) => cancellable(ctx, search_m365::run(&self.deps, &caller, args)).await,
+            Err(e) => e,
+        }
     }
 
     /// Similar LinkUp posts from the post index.
     #[tool(
         name = "search_posts",
-        description = "Find LinkUp posts similar to a query (the requesting post is always excluded). Returns [{ref,id,text,tags,category,authorName,...}]."
+        description = "Find LinkUp posts similar to a query (the requesting post is always excluded).",
+        output_schema = schema_for_output::<PostsFound>()
     )]
     async fn search_posts(
         &self,
         Parameters(args): Parameters<SearchPostsArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<String, String> {
-        let session = self.session(&ctx)?;
-        cancellable(ctx, search_posts::run(&self.deps, &session, args)).await
+    ) -> CallToolResult {
+        match self.caller(&ctx) {
+            Ok(caller) => cancellable(ctx, search_posts::run(&self.deps, &caller, args)).await,
+            Err(e) => e,
+        }
     }
 
     /// One-line next-step hint for the post's author.
     #[tool(
         name = "generate_action_hint",
-        description = "Write a one-line hint on what the post's author should do next, from results already collected in this session (pass their refs, e.g. [\"m1\",\"p2\"])."
+        description = "Write a one-line hint on what the post's author should do next, naming the most useful of the given results.",
+        output_schema = schema_for_output::<HintWritten>()
     )]
     async fn generate_action_hint(
         &self,
         Parameters(args): Parameters<HintArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<String, String> {
-        let session = self.session(&ctx)?;
-        cancellable(ctx, action_hint::run(&self.deps, &session, args)).await
+    ) -> CallToolResult {
+        cancellable(ctx, action_hint::run(&self.deps, args)).await
+    }
+
+    /// The whole Suggestions panel for a post (`/mcp` only).
+    #[tool(
+        name = "get_suggestions",
+        description = "The whole LinkUp Suggestions panel for a post: Microsoft 365 documents, similar posts and a next-step hint.",
+        output_schema = schema_for_output::<CombinedSuggestionsResponse>()
+    )]
+    async fn get_suggestions(
+        &self,
+        Parameters(request): Parameters<SuggestionsRequest>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let Door::Http(panels) = &self.door else {
+            return output::failed("get_suggestions is offered on /mcp only", None);
+        };
+        let caller = http::caller(&ctx);
+        cancellable(ctx, get_suggestions::run(panels.as_ref(), caller, request)).await
     }
 }
 
 impl SuggestionTools {
-    /// The session named in the call's `_meta`.
-    fn session(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Session>, String> {
-        ctx.meta
-            .0
-            .get(SESSION_META_KEY)
-            .and_then(|v| v.as_str())
-            .and_then(|id| self.sessions.get(id))
-            .ok_or_else(|| {
-                "no such session: tool calls must name a live session in _meta".to_owned()
-            })
+    /// The caller of this call: registered in-process, or the HTTP request's.
+    fn caller(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Caller>, CallToolResult> {
+        match &self.door {
+            Door::InProcess(sessions) => ctx
+                .meta
+                .0
+                .get(SESSION_META_KEY)
+                .and_then(|v| v.as_str())
+                .and_then(|id| sessions.get(id))
+                .ok_or_else(|| {
+                    output::failed(
+                        "no such session: tool calls must name a live session in _meta",
+                        None,
+                    )
+                }),
+            Door::Http(_) => Ok(Arc::new(http::caller(ctx))),
+        }
     }
 }
 
@@ -150,22 +207,25 @@ impl ServerHandler for SuggestionTools {
 /// Stops a tool when its caller cancels the call (`notifications/cancelled`).
 async fn cancellable(
     ctx: RequestContext<RoleServer>,
-    work: impl Future<Output = Result<String, String>>,
-) -> Result<String, String> {
+    work: impl Future<Output = CallToolResult>,
+) -> CallToolResult {
     tokio::select! {
         result = work => result,
-        () = ctx.ct.cancelled() => Err("cancelled".to_owned()),
+        () = ctx.ct.cancelled() => output::failed("cancelled", None),
     }
 }
 
 /// Checks a `query` argument: 1–500 chars after trimming.
-fn check_query(query: &str) -> Result<&str, String> {
+fn check_query(query: &str) -> Result<&str, CallToolResult> {
     let query = query.trim();
+    let invalid = |text: String| output::failed(text, None);
     match query.chars().count() {
-        0 => Err("invalid argument: query must not be empty".to_owned()),
-        n if n > MAX_QUERY_CHARS => Err(format!(
-            "invalid argument: query is longer than {MAX_QUERY_CHARS} characters"
+        0 => Err(invalid(
+            "invalid argument: query must not be empty".to_owned(),
         )),
+        n if n > MAX_QUERY_CHARS => Err(invalid(format!(
+            "invalid argument: query is longer than {MAX_QUERY_CHARS} characters"
+        ))),
         _ => Ok(query),
     }
 }

@@ -1,10 +1,13 @@
-//! `search_m365`: Microsoft Graph search as the session's caller.
+//! `search_m365`: Microsoft Graph search as the caller.
 
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{MAX_DESCRIPTION_CHARS, Session, Source, ToolDeps, check_query, truncate};
+use super::{
+    Caller, ToolDeps, check_query,
+    output::{self, M365Found},
+};
 use crate::degraded::Degraded;
 
 /// Arguments of `search_m365`.
@@ -14,49 +17,40 @@ pub struct SearchM365Args {
     pub query: String,
 }
 
-pub(super) async fn run(
-    deps: &ToolDeps,
-    session: &Session,
-    args: SearchM365Args,
-) -> Result<String, String> {
-    let query = check_query(&args.query)?;
-    let Some(token) = session.graph_token() else {
-        session.mark_lost(Source::M365, Degraded::M365NoToken);
-        return Err("unavailable: no Microsoft Graph token for this request".to_owned());
+pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchM365Args) -> CallToolResult {
+    let query = match check_query(&args.query) {
+        Ok(q) => q,
+        Err(invalid) => return invalid,
     };
-    let found = deps
-        .graph
-        .search(token.expose(), query)
-        .await
-        .map_err(|e| {
+    let Some(token) = caller.graph_token() else {
+        return output::failed(
+            "unavailable: no Microsoft Graph token for this caller (send Authorization: Bearer <token>)",
+            Some(Degraded::M365NoToken),
+        );
+    };
+    let found = match deps.graph.search(token.expose(), query).await {
+        Ok(found) => found,
+        Err(e) => {
             tracing::warn!(
                 tool = "search_m365",
                 error.kind = e.kind(),
                 "Graph search failed"
             );
-            session.mark_lost(Source::M365, Degraded::M365(e.kind()));
-            format!("Microsoft Graph search failed: {}", e.kind())
-        })?;
-    session.mark_answered(Source::M365);
+            return output::failed(
+                format!("Microsoft Graph search failed: {}", e.kind()),
+                Some(Degraded::M365(e.kind())),
+            );
+        }
+    };
+    let mut degraded = Vec::new();
     if let Some(e) = &found.partial {
         tracing::warn!(
             tool = "search_m365",
             error.kind = e.kind(),
             "one Graph entity group failed"
         );
-        session.degrade(Degraded::M365Partial(e.kind()));
+        degraded.push(Degraded::M365Partial(e.kind()));
     }
-    let refs = session.add_m365(found.items.clone());
-    let out: Vec<_> = refs
-        .iter()
-        .zip(&found.items)
-        .map(|(r, item)| {
-            json!({
-                "ref": r, "title": item.title, "url": item.url,
-                "description": truncate(&item.description, MAX_DESCRIPTION_CHARS),
-                "source": item.source, "sourceType": item.source_type, "status": item.status,
-            })
-        })
-        .collect();
-    Ok(serde_json::Value::Array(out).to_string())
+    let text = output::m365_text(&found.items, None);
+    output::answered(&M365Found { items: found.items }, text, &degraded)
 }

@@ -1,10 +1,13 @@
 //! `search_posts`: similar LinkUp posts from the post index.
 
+use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{MAX_DESCRIPTION_CHARS, Session, Source, ToolDeps, check_query, truncate};
+use super::{
+    Caller, ToolDeps, check_query,
+    output::{self, PostsFound},
+};
 use crate::degraded::Degraded;
 
 /// Posts returned per search.
@@ -21,40 +24,31 @@ pub struct SearchPostsArgs {
     pub exclude_post_id: Option<String>,
 }
 
-pub(super) async fn run(
-    deps: &ToolDeps,
-    session: &Session,
-    args: SearchPostsArgs,
-) -> Result<String, String> {
-    let query = check_query(&args.query)?;
-    let mut exclude = vec![session.post_id.clone()];
-    exclude.extend(args.exclude_post_id);
-    let found = deps.posts.search(query, &exclude, LIMIT).await;
-    session.mark_posts_searched();
-    let found = found.map_err(|e| {
-        tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
-        session.mark_lost(Source::Posts, Degraded::PostsIndexError);
-        "post index search failed".to_owned()
-    })?;
-    session.mark_answered(Source::Posts);
+pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchPostsArgs) -> CallToolResult {
+    let query = match check_query(&args.query) {
+        Ok(q) => q,
+        Err(invalid) => return invalid,
+    };
+    let exclude: Vec<String> = caller
+        .post_id
+        .iter()
+        .cloned()
+        .chain(args.exclude_post_id)
+        .collect();
+    let found = match deps.posts.search(query, &exclude, LIMIT).await {
+        Ok(found) => found,
+        Err(e) => {
+            tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
+            return output::failed("post index search failed", Some(Degraded::PostsIndexError));
+        }
+    };
+    let mut degraded = Vec::new();
     if found.lexical_only {
-        session.degrade(Degraded::PostsLexicalOnly);
+        degraded.push(Degraded::PostsLexicalOnly);
     }
     if let Some(kind) = found.embedding_error {
-        session.degrade(Degraded::Embeddings(kind));
+        degraded.push(Degraded::Embeddings(kind));
     }
-    let refs = session.add_posts(found.posts.clone());
-    let out: Vec<_> = refs
-        .iter()
-        .zip(&found.posts)
-        .map(|(r, p)| {
-            json!({
-                "ref": r, "id": p.id, "text": truncate(&p.text, MAX_DESCRIPTION_CHARS),
-                "tags": p.tags, "category": p.category, "authorName": p.author_name,
-                "mode": p.mode, "createdAt": p.created_at,
-                "interestedCount": p.interested_count, "joinCount": p.join_count,
-            })
-        })
-        .collect();
-    Ok(serde_json::Value::Array(out).to_string())
+    let text = output::posts_text(&found.posts, None);
+    output::answered(&PostsFound { posts: found.posts }, text, &degraded)
 }

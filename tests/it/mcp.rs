@@ -1,11 +1,14 @@
-//! The MCP server through a real rmcp client over the in-process duplex.
+//! The MCP server through a real rmcp client over the in-process duplex: typed
+//! results (`structuredContent`) with their output schemas, compact text for
+//! models, and the caller's context kept out of the arguments.
 
 use std::sync::Arc;
 
 use linkup_suggestions::{
     settings::{Secret, Settings},
-    tools::{Session, ToolDeps, connection::McpConnection},
+    tools::{Caller, ToolDeps, connection::McpConnection},
 };
+use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
 use crate::support::{Doc, FakeGraph, graph::TOKEN};
@@ -43,6 +46,17 @@ fn args(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap()
 }
 
+fn text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}
+
+fn failed(r: &CallToolResult) -> bool {
+    r.is_error == Some(true)
+}
+
 fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
     linkup_suggestions::contract::PostSummary {
         id: id.into(),
@@ -62,11 +76,9 @@ fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
 }
 
 #[tokio::test]
-async fn tools_are_listed_with_json_schemas_of_their_arguments() {
+async fn tools_are_listed_with_json_schemas_of_their_arguments_and_results() {
     let h = harness().await;
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = Session::new(None, "p1".into(), "t".into());
-    let _registered = conn.register(session.clone());
     let mut names: Vec<String> = conn.tools().iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(
@@ -81,6 +93,8 @@ async fn tools_are_listed_with_json_schemas_of_their_arguments() {
     let schema = serde_json::to_value(&m365.input_schema).unwrap();
     assert_eq!(schema["properties"]["query"]["type"], "string");
     assert_eq!(schema["required"], json!(["query"]));
+    let output = serde_json::to_value(m365.output_schema.as_ref().unwrap()).unwrap();
+    assert_eq!(output["properties"]["items"]["type"], "array");
     let posts = conn
         .tools()
         .iter()
@@ -95,10 +109,12 @@ async fn tools_are_listed_with_json_schemas_of_their_arguments() {
             .keys()
             .any(|k| k.to_lowercase().contains("token"))
     );
+    let output = serde_json::to_value(posts.output_schema.as_ref().unwrap()).unwrap();
+    assert_eq!(output["required"], json!(["posts"]));
 }
 
 #[tokio::test]
-async fn each_tool_answers_through_the_mcp_client_with_refs() {
+async fn each_tool_answers_a_typed_result_and_a_compact_text() {
     let h = harness().await;
     h.graph.add([Doc::file(
         "Pipeline guide",
@@ -114,38 +130,42 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
         ])
         .await
         .unwrap();
-    let session = Session::new(
-        Some(Secret::new(TOKEN)),
-        "p1".into(),
-        "my own pipeline post".into(),
-    );
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let _registered = conn.register(session.clone());
+    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
 
     let m365 = conn
         .call(
-            &session,
+            session.id(),
             "search_m365",
             args(json!({"query": "deployment pipeline"})),
         )
         .await
         .unwrap();
-    assert!(!m365.is_error);
-    let items: Value = serde_json::from_str(&m365.text).unwrap();
-    assert_eq!(items[0]["ref"], "m1");
-    assert_eq!(items[0]["title"], "Pipeline guide");
-    assert_eq!(items[0]["source"], "sharepoint");
+    assert!(!failed(&m365));
+    let found = m365.structured_content.as_ref().unwrap();
+    assert_eq!(found["items"][0]["title"], "Pipeline guide");
+    assert_eq!(
+        found["items"][0]["url"],
+        "https://contoso.sharepoint.com/sites/dev/guide.docx"
+    );
+    assert_eq!(found["items"][0]["status"], "available");
+    let compact: Value = serde_json::from_str(&text(&m365)).unwrap();
+    assert_eq!(
+        compact,
+        json!([{"title": "Pipeline guide", "url": "https://contoso.sharepoint.com/sites/dev/guide.docx",
+            "source": "sharepoint", "description": found["items"][0]["description"]}])
+    );
 
     let posts = conn
         .call(
-            &session,
+            session.id(),
             "search_posts",
             args(json!({"query": "pipeline", "excludePostId": "p3"})),
         )
         .await
         .unwrap();
-    let found: Value = serde_json::from_str(&posts.text).unwrap();
-    let ids: Vec<&str> = found
+    let found = posts.structured_content.as_ref().unwrap();
+    let ids: Vec<&str> = found["posts"]
         .as_array()
         .unwrap()
         .iter()
@@ -154,70 +174,85 @@ async fn each_tool_answers_through_the_mcp_client_with_refs() {
     assert_eq!(
         ids,
         vec!["p2"],
-        "the session's post and excludePostId are left out"
+        "the caller's post and excludePostId are left out"
     );
-    assert_eq!(found[0]["ref"], "p1");
+    assert_eq!(found["posts"][0]["authorName"], "Kim");
+    let compact: Value = serde_json::from_str(&text(&posts)).unwrap();
+    assert_eq!(
+        compact,
+        json!([{"id": "p2", "text": "deployment pipeline tips", "tags": [], "category": "question"}])
+    );
 
     let hint = conn
-        .call(
-            &session,
-            "generate_action_hint",
-            args(json!({"refs": ["m1"]})),
-        )
+        .call(session.id(), "generate_action_hint", args(json!({"searchResults": [
+            {"title": "Pipeline guide", "description": "", "sourceType": "m365", "source": "sharepoint"}]})))
         .await
         .unwrap();
-    assert!(!hint.is_error);
-    assert_eq!(hint.text, "Start with 'Pipeline guide' on SharePoint.");
-    let inline = conn.call(&session, "generate_action_hint", args(json!({"searchResults": [{"title": "Runbook", "description": "", "sourceType": "m365"}]})))
+    assert!(!failed(&hint));
+    assert_eq!(text(&hint), "Start with 'Pipeline guide' on SharePoint.");
+    assert_eq!(
+        hint.structured_content,
+        Some(json!({"hint": "Start with 'Pipeline guide' on SharePoint."}))
+    );
+    let nothing = conn
+        .call(session.id(), "generate_action_hint", Map::new())
         .await
         .unwrap();
-    assert_eq!(inline.text, "Start with 'Runbook'.");
-    assert_eq!(session.snapshot().m365.len(), 1);
+    assert_eq!(nothing.structured_content, Some(json!({"hint": null})));
 }
 
 #[tokio::test]
 async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
     let h = harness().await;
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = Session::new(None, "p1".into(), "t".into());
-    let _registered = conn.register(session.clone());
+    let registered = conn.register(Caller::new(None, Some("p1".into())));
+    let session = registered.id();
     let no_token = conn
-        .call(&session, "search_m365", args(json!({"query": "pipeline"})))
+        .call(session, "search_m365", args(json!({"query": "pipeline"})))
         .await
         .unwrap();
-    assert!(no_token.is_error);
+    assert!(failed(&no_token));
     assert!(
-        no_token.text.contains("no Microsoft Graph token"),
+        text(&no_token).contains("no Microsoft Graph token"),
         "{}",
-        no_token.text
+        text(&no_token)
+    );
+    assert_eq!(
+        no_token.meta.as_ref().unwrap().0["linkup/degraded"],
+        json!(["m365_no_token"]),
+        "the reason travels with the error"
     );
     let too_long = conn
         .call(
-            &session,
+            session,
             "search_posts",
             args(json!({"query": "x".repeat(501)})),
         )
         .await
         .unwrap();
-    assert!(too_long.is_error);
-    assert!(too_long.text.contains("500"), "{}", too_long.text);
+    assert!(failed(&too_long));
+    assert!(text(&too_long).contains("500"), "{}", text(&too_long));
+    assert!(too_long.meta.is_none(), "a wrong call loses no source");
     let wrong_type = conn
-        .call(&session, "search_posts", args(json!({"query": 5})))
+        .call(session, "search_posts", args(json!({"query": 5})))
         .await;
-    assert!(wrong_type.is_err() || wrong_type.unwrap().is_error);
-    let unknown = conn.call(&session, "delete_everything", Map::new()).await;
-    assert!(unknown.is_err() || unknown.unwrap().is_error);
+    assert!(wrong_type.is_err() || failed(&wrong_type.unwrap()));
+    let unknown = conn.call(session, "delete_everything", Map::new()).await;
+    assert!(unknown.is_err() || failed(&unknown.unwrap()));
 }
 
 #[tokio::test]
 async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
     let h = harness().await;
-    let session = Session::new(Some(Secret::new(TOKEN)), "p1".into(), "t".into());
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let _registered = conn.register(session.clone());
-    conn.call(&session, "search_m365", args(json!({"query": "pipeline"})))
-        .await
-        .unwrap();
+    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
+    conn.call(
+        session.id(),
+        "search_m365",
+        args(json!({"query": "pipeline"})),
+    )
+    .await
+    .unwrap();
     let received = h.graph.received();
     assert!(!received.is_empty());
     assert!(
@@ -231,22 +266,20 @@ async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
 async fn a_call_naming_no_live_session_is_refused() {
     let h = harness().await;
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = Session::new(Some(Secret::new(TOKEN)), "p1".into(), "t".into());
-    let registered = conn.register(session.clone());
-    assert!(
-        !conn
-            .call(&session, "search_posts", args(json!({"query": "x"})))
-            .await
-            .unwrap()
-            .is_error
-    );
+    let registered = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
+    let session = registered.id().to_owned();
+    let answered = conn
+        .call(&session, "search_posts", args(json!({"query": "x"})))
+        .await
+        .unwrap();
+    assert!(!failed(&answered));
     drop(registered);
     let out = conn
         .call(&session, "search_m365", args(json!({"query": "x"})))
         .await
         .unwrap();
-    assert!(out.is_error);
-    assert!(out.text.contains("no such session"));
+    assert!(failed(&out));
+    assert!(text(&out).contains("no such session"));
     assert!(
         h.graph.received().is_empty(),
         "no Graph call without a live session"

@@ -1,0 +1,226 @@
+//! What a run found and what became of each source: the results the tools
+//! returned, each under the ref the run gave it (`m1`, `p1`, …), the hint,
+//! whether each source answered or was lost, and the degradation reasons.
+//! Owned by the run (outside its deadline, so what the deadline cuts keeps
+//! what was found); the tool server keeps none of it.
+
+use std::sync::{Mutex, MutexGuard};
+
+use crate::{
+    contract::{McpSuggestion, PostSummary},
+    degraded::{Degraded, Source},
+};
+
+/// What calls to a source came to, over the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Reach {
+    /// No call to it finished.
+    #[default]
+    NotCalled,
+    /// A call failed, timed out or could not be made, and none answered.
+    Lost,
+    /// A call answered (with results or with none).
+    Answered,
+}
+
+/// The run's results so far, in collection order, deduplicated.
+#[derive(Debug, Default, Clone)]
+pub struct Collected {
+    /// (`m1`, …) Microsoft 365 items.
+    pub m365: Vec<(String, McpSuggestion)>,
+    /// (`p1`, …) LinkUp posts.
+    pub posts: Vec<(String, PostSummary)>,
+    /// The last hint `generate_action_hint` wrote.
+    pub hint: Option<String>,
+    /// Per source, in [`Source::ALL`] order.
+    reach: [Reach; 3],
+    /// Reasons for `meta.degraded`.
+    pub degraded: Vec<Degraded>,
+}
+
+impl Collected {
+    pub fn reach(&self, source: Source) -> Reach {
+        self.reach[source as usize]
+    }
+
+    /// Sources lost in this run, in `unavailableSources` order.
+    pub fn lost(&self) -> impl Iterator<Item = Source> + '_ {
+        Source::ALL
+            .into_iter()
+            .filter(|s| self.reach(*s) == Reach::Lost)
+    }
+}
+
+/// The run's [`Collected`], written by parallel tool calls.
+#[derive(Default)]
+pub struct Findings(Mutex<Collected>);
+
+impl Findings {
+    fn lock(&self) -> MutexGuard<'_, Collected> {
+        // Each method is a few pushes: a panic cannot leave it half-written.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records that a call to `source` answered: it is not unavailable,
+    /// whatever other calls to it lost.
+    pub fn answered(&self, source: Source) {
+        self.lock().reach[source as usize] = Reach::Answered;
+    }
+
+    /// Records that a call to `source` was lost, with its reason. The source
+    /// is unavailable unless another call to it answered.
+    pub fn lost(&self, source: Source, reason: Degraded) {
+        let mut c = self.lock();
+        let reach = &mut c.reach[source as usize];
+        if *reach == Reach::NotCalled {
+            *reach = Reach::Lost;
+        }
+        push_unique(&mut c.degraded, reason);
+    }
+
+    /// Records a degradation that left its source usable.
+    pub fn degrade(&self, reason: Degraded) {
+        push_unique(&mut self.lock().degraded, reason);
+    }
+
+    pub fn reach(&self, source: Source) -> Reach {
+        self.lock().reach(source)
+    }
+
+    /// Whether `reason` is among the degradations so far.
+    pub fn has_degraded(&self, reason: Degraded) -> bool {
+        self.lock().degraded.contains(&reason)
+    }
+
+    /// Adds Microsoft 365 items, merging duplicates (normalised URL, else
+    /// case-folded title; the longer description wins). Returns their refs.
+    pub fn add_m365(&self, items: &[McpSuggestion]) -> Vec<String> {
+        let mut c = self.lock();
+        items
+            .iter()
+            .map(|item| {
+                let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, item));
+                match existing {
+                    Some((r, old)) => {
+                        if item.description.chars().count() > old.description.chars().count() {
+                            *old = item.clone();
+                        }
+                        r.clone()
+                    }
+                    None => {
+                        let r = format!("m{}", c.m365.len() + 1);
+                        c.m365.push((r.clone(), item.clone()));
+                        r
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Adds posts, merging by id. Returns their refs.
+    pub fn add_posts(&self, posts: &[PostSummary]) -> Vec<String> {
+        let mut c = self.lock();
+        posts
+            .iter()
+            .map(|post| match c.posts.iter().find(|(_, p)| p.id == post.id) {
+                Some((r, _)) => r.clone(),
+                None => {
+                    let r = format!("p{}", c.posts.len() + 1);
+                    c.posts.push((r.clone(), post.clone()));
+                    r
+                }
+            })
+            .collect()
+    }
+
+    pub fn set_hint(&self, hint: Option<String>) {
+        self.lock().hint = hint;
+    }
+
+    /// A copy of everything so far.
+    pub fn snapshot(&self) -> Collected {
+        self.lock().clone()
+    }
+
+    /// Everything so far, leaving the findings empty (the run is over).
+    pub fn take(&self) -> Collected {
+        std::mem::take(&mut *self.lock())
+    }
+}
+
+fn push_unique(list: &mut Vec<Degraded>, item: Degraded) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+fn same_document(a: &McpSuggestion, b: &McpSuggestion) -> bool {
+    match (normalise_url(&a.url), normalise_url(&b.url)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.title.to_lowercase() == b.title.to_lowercase(),
+    }
+}
+
+/// Lower-cased URL without fragment or trailing slash (SharePoint paths are
+/// case-insensitive); None when empty.
+fn normalise_url(url: &str) -> Option<String> {
+    let url = url.trim();
+    let url = url.split('#').next().unwrap_or(url).trim_end_matches('/');
+    (!url.is_empty()).then(|| url.to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::M365Source;
+
+    fn doc(title: &str, url: &str, description: &str) -> McpSuggestion {
+        McpSuggestion {
+            title: title.into(),
+            url: url.into(),
+            description: description.into(),
+            source_type: "m365".into(),
+            source: M365Source::Sharepoint,
+            status: "available".into(),
+        }
+    }
+
+    #[test]
+    fn duplicate_urls_merge_and_the_longer_description_wins() {
+        let f = Findings::default();
+        let refs1 = f.add_m365(&[doc("Guide", "https://x.sharepoint.com/a/", "short")]);
+        let refs2 = f.add_m365(&[
+            doc(
+                "Guide v2",
+                "HTTPS://x.sharepoint.com/a#top",
+                "a much longer description",
+            ),
+            doc("Other", "https://x.sharepoint.com/b", ""),
+        ]);
+        assert_eq!(refs1, vec!["m1"]);
+        assert_eq!(refs2, vec!["m1", "m2"]);
+        let c = f.snapshot();
+        assert_eq!(c.m365.len(), 2);
+        assert_eq!(c.m365[0].1.description, "a much longer description");
+    }
+
+    #[test]
+    fn items_without_url_merge_by_case_folded_title() {
+        let f = Findings::default();
+        f.add_m365(&[doc("Runbook", "", "one"), doc("RUNBOOK", "", "two")]);
+        assert_eq!(f.snapshot().m365.len(), 1);
+    }
+
+    #[test]
+    fn a_source_that_answered_once_is_not_lost_by_another_call() {
+        let f = Findings::default();
+        f.lost(Source::M365, Degraded::M365("rate_limited"));
+        f.answered(Source::M365);
+        f.lost(Source::M365, Degraded::M365("timeout"));
+        f.lost(Source::Posts, Degraded::PostsIndexError);
+        let c = f.take();
+        assert_eq!(c.reach(Source::M365), Reach::Answered);
+        assert_eq!(c.lost().collect::<Vec<_>>(), [Source::Posts]);
+        assert_eq!(c.degraded.len(), 3);
+    }
+}
