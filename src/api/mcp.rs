@@ -10,7 +10,7 @@ use axum::{
     Router,
     body::Body,
     extract::{Request, State},
-    http::{Method, header},
+    http::{Method, StatusCode, header},
     middleware::{self, Next},
     response::Response,
 };
@@ -71,6 +71,15 @@ async fn guard(State(edge): State<Edge>, req: Request, next: Next) -> Result<Res
         return Err(ApiError::OriginNotAllowed);
     }
     door::bearer_token(req.headers())?;
+    if req.method() == Method::DELETE {
+        // rmcp answers a session's DELETE 202; MCP clients (the official
+        // Python SDK among them) expect the session gone: 204.
+        let mut response = next.run(req).await;
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::NO_CONTENT;
+        }
+        return Ok(response);
+    }
     if req.method() != Method::POST {
         return Ok(next.run(req).await);
     }
@@ -107,9 +116,20 @@ impl Panels for OrchestratorPanels {
         graph_token: Option<Secret>,
     ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, String>> {
         Box::pin(async move {
-            let req = validate::suggestions(request).map_err(|e| e.to_string())?;
+            let req = validate::suggestions(request).map_err(explain)?;
             let input = RunInput::for_request(req, graph_token, Instant::now());
             Ok(self.0.run(input, Emitter::default()).await)
         })
+    }
+}
+
+/// A validation error as one line naming its field.
+fn explain(e: ApiError) -> String {
+    match &e {
+        ApiError::Invalid {
+            message,
+            field: Some(field),
+        } if !message.contains(field.as_str()) => format!("{field}: {message}"),
+        _ => e.to_string(),
     }
 }

@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use crate::mcp_http::{Connect, call, connect};
 use crate::support::{
     Doc, Options,
     graph::TOKEN,
@@ -130,18 +131,44 @@ async fn nothing_a_user_sent_or_was_shown_is_logged_at_trace_on_any_path() {
     let streamed = ask("Okapi release question NUMBAT-3381", true).await;
     assert!(streamed.contains("\"type\":\"fallback\""), "{streamed}");
     assert!(streamed.contains("Okapi release checklist"), "{streamed}");
+    // `/mcp`, whose Graph token comes with every HTTP request.
+    let mcp = Connect {
+        token: Some(TOKEN),
+        api_key: Some(api_key),
+    };
+    let client = connect(&app, mcp).await.unwrap();
+    let found = call(&client, "search_m365", json!({"query": "okapi release"})).await;
+    assert!(format!("{found:?}").contains("Okapi release checklist"));
+    app.openai.chat([ChatStep::Status(500)]);
+    let panel = call(
+        &client,
+        "get_suggestions",
+        json!({"postId": "p-ask", "text": "Okapi release question DINGO-4410"}),
+    )
+    .await;
+    assert!(format!("{panel:?}").contains("QUOKKA-992"));
+    client.cancel().await.unwrap();
 
     let logs = logs::all();
     assert!(logs.contains("\"level\":\"TRACE\"") || logs.contains("\"level\":\"DEBUG\""));
     // rmcp's own lines (peer info at start-up, every request and result) are
-    // clamped away: nothing of it is logged at `trace`.
-    assert!(!logs.contains("\"target\":\"rmcp"), "rmcp logged");
+    // clamped to errors: nothing of it is logged below `error` at `trace`.
+    // (Errors of the test's own rejected MCP clients share this capture.)
+    let rmcp_below_error: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("\"target\":\"rmcp") && !l.contains("\"level\":\"ERROR\""))
+        .collect();
+    assert!(
+        rmcp_below_error.is_empty(),
+        "rmcp logged: {rmcp_below_error:?}"
+    );
     for secret in [
         TOKEN,
         API_KEY,
         api_key,
         "WOMBAT-5120",
         "NUMBAT-3381",
+        "DINGO-4410",
         "QUOKKA-992",
         "okapi",
         "Okapi release checklist",

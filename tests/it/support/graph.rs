@@ -23,8 +23,10 @@ use serde_json::{Value, json};
 
 use super::faults::{self, Fault};
 
-/// The token the fake accepts.
+/// The token of the user whose documents `FakeGraph::add` adds.
 pub const TOKEN: &str = "graph-token-SECRET-4f1c";
+/// Another user's token (their documents: `FakeGraph::add_for`).
+pub const OTHER_TOKEN: &str = "graph-token-OTHER-9a2e";
 
 /// What the fake does for one entity group.
 #[derive(Clone, Debug)]
@@ -158,6 +160,8 @@ pub struct Received {
 #[derive(Default)]
 struct Script {
     docs: Vec<Doc>,
+    /// Other users' documents, by token.
+    users: std::collections::HashMap<String, Vec<Doc>>,
     files: Option<Behavior>,
     mail: Option<Behavior>,
     received: Vec<Received>,
@@ -197,6 +201,13 @@ impl FakeGraph {
 
     pub fn add(&self, docs: impl IntoIterator<Item = Doc>) {
         self.script.lock().unwrap().docs.extend(docs);
+    }
+
+    /// Documents only the holder of `token` finds (Graph searches as the
+    /// token's user).
+    pub fn add_for(&self, token: &str, docs: impl IntoIterator<Item = Doc>) {
+        let mut s = self.script.lock().unwrap();
+        s.users.entry(token.to_owned()).or_default().extend(docs);
     }
 
     /// Behaviour of the driveItem/listItem group.
@@ -274,13 +285,18 @@ async fn search(
         authorization: authorization.clone(),
         body: parsed.clone(),
     });
-    if authorization.as_deref() != Some(&format!("Bearer {TOKEN}")) {
+    let user = authorization
+        .as_deref()
+        .and_then(|a| a.strip_prefix("Bearer "))
+        .filter(|t| *t == TOKEN || script.lock().unwrap().users.contains_key(*t))
+        .map(str::to_owned);
+    let Some(user) = user else {
         return error(
             401,
             "InvalidAuthenticationToken",
             "Access token validation failure. Invalid audience.",
         );
-    }
+    };
     let Some(request) = parsed["requests"].get(0) else {
         return error(
             400,
@@ -324,7 +340,11 @@ async fn search(
         } else {
             s.files.clone()
         };
-        (b.unwrap_or(Behavior::Normal), s.docs.clone())
+        let docs = match s.users.get(&user) {
+            Some(docs) => docs.clone(),
+            None => s.docs.clone(),
+        };
+        (b.unwrap_or(Behavior::Normal), docs)
     };
     let behavior = match behavior {
         Behavior::Chaos { percent, huge } => {
