@@ -6,7 +6,8 @@
 //! - [`contract`]: wire types of the HTTP API.
 //! - [`degraded`]: every reason `meta.degraded` can carry, with its wire string.
 //! - [`agent`]: the orchestrator — one run per request, deadline, fallback.
-//! - [`tools`]: the MCP server and its tools, reached over an in-process duplex.
+//! - [`tools`]: the MCP server and its tools (typed results), reached by the
+//!   agent over an in-process duplex and by any MCP client at `/mcp`.
 //! - [`llm`]: the `ChatModel` seam and the Azure OpenAI client (chat, embeddings).
 //! - [`msgraph`]: Microsoft Graph search client.
 //! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.

@@ -88,7 +88,7 @@ pub(super) async fn run(deps: &ToolDeps, args: HintArgs) -> CallToolResult {
     let mut results = args.search_results.unwrap_or_default();
     results.truncate(MAX_RESULTS);
     let Some(top) = results.first() else {
-        return output::answered(&HintWritten { hint: None }, String::new(), &[]);
+        return output::answered(&HintWritten { hint: None }, None, &[]);
     };
     let mut degraded = Vec::new();
     let hint = if deps.llm.chat_configured() {
@@ -108,7 +108,7 @@ pub(super) async fn run(deps: &ToolDeps, args: HintArgs) -> CallToolResult {
     } else {
         template_hint(top)
     };
-    let text = hint.clone();
+    let text = Some(hint.clone());
     output::answered(&HintWritten { hint: Some(hint) }, text, &degraded)
 }
 

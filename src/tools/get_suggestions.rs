@@ -33,7 +33,7 @@ pub(super) async fn run(
     let token = caller.graph_token().cloned();
     match panels.panel(request, token).await {
         Ok(panel) => {
-            let text = serde_json::to_string(&panel).unwrap_or_default();
+            let text = serde_json::to_string(&panel).ok();
             output::answered(&panel, text, &[])
         }
         Err(message) => output::failed(format!("invalid argument: {message}"), None),

@@ -84,6 +84,15 @@ enum Door {
     Http(Arc<dyn Panels>),
 }
 
+impl Door {
+    /// Whether search results carry their compact text: not for the
+    /// in-process caller, which writes what its model reads with its own refs
+    /// (the text would cross the pipe and be parsed for nothing).
+    fn with_text(&self) -> bool {
+        matches!(self, Self::Http(_))
+    }
+}
+
 #[tool_router]
 impl SuggestionTools {
     /// The server of the in-process connection (no `get_suggestions`: the
@@ -119,7 +128,10 @@ impl SuggestionTools {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         match self.caller(&ctx) {
-            Ok(caller) => cancellable(ctx, search_m365::run(&self.deps, &caller, args)).await,
+            Ok(caller) => {
+                let work = search_m365::run(&self.deps, &caller, args, self.door.with_text());
+                cancellable(ctx, work).await
+            }
             Err(e) => e,
         }
     }
@@ -136,7 +148,10 @@ impl SuggestionTools {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         match self.caller(&ctx) {
-            Ok(caller) => cancellable(ctx, search_posts::run(&self.deps, &caller, args)).await,
+            Ok(caller) => {
+                let work = search_posts::run(&self.deps, &caller, args, self.door.with_text());
+                cancellable(ctx, work).await
+            }
             Err(e) => e,
         }
     }

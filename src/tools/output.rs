@@ -107,14 +107,16 @@ pub fn posts_text(posts: &[PostSummary], refs: Option<&[String]>) -> String {
     serde_json::to_string(&compact).unwrap_or_default()
 }
 
-/// A result: `out` as structured content, `text` for models, and the
-/// reasons it is degraded.
+/// A result: `out` as structured content, `text` for models (none for the
+/// in-process caller, which writes its own with its refs), and the reasons
+/// it is degraded.
 pub(super) fn answered<T: Serialize>(
     out: &T,
-    text: String,
+    text: Option<String>,
     degraded: &[Degraded],
 ) -> CallToolResult {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    let text = text.map(ContentBlock::text);
+    let mut result = CallToolResult::success(text.into_iter().collect());
     result.structured_content = serde_json::to_value(out).ok();
     result.meta = meta(degraded);
     result
@@ -165,7 +167,7 @@ mod tests {
             Degraded::M365Partial("rate_limited"),
             Degraded::PostsLexicalOnly,
         ];
-        let result = answered(&HintWritten { hint: None }, String::new(), &reasons);
+        let result = answered(&HintWritten { hint: None }, None, &reasons);
         assert_eq!(degraded_of(&result), reasons);
         let lost = failed("no token", Some(Degraded::M365NoToken));
         assert_eq!(lost.is_error, Some(true));

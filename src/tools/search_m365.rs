@@ -17,7 +17,12 @@ pub struct SearchM365Args {
     pub query: String,
 }
 
-pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchM365Args) -> CallToolResult {
+pub(super) async fn run(
+    deps: &ToolDeps,
+    caller: &Caller,
+    args: SearchM365Args,
+    with_text: bool,
+) -> CallToolResult {
     let query = match check_query(&args.query) {
         Ok(q) => q,
         Err(invalid) => return invalid,
@@ -51,6 +56,6 @@ pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchM365Args) 
         );
         degraded.push(Degraded::M365Partial(e.kind()));
     }
-    let text = output::m365_text(&found.items, None);
+    let text = with_text.then(|| output::m365_text(&found.items, None));
     output::answered(&M365Found { items: found.items }, text, &degraded)
 }

@@ -24,7 +24,12 @@ pub struct SearchPostsArgs {
     pub exclude_post_id: Option<String>,
 }
 
-pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchPostsArgs) -> CallToolResult {
+pub(super) async fn run(
+    deps: &ToolDeps,
+    caller: &Caller,
+    args: SearchPostsArgs,
+    with_text: bool,
+) -> CallToolResult {
     let query = match check_query(&args.query) {
         Ok(q) => q,
         Err(invalid) => return invalid,
@@ -49,6 +54,6 @@ pub(super) async fn run(deps: &ToolDeps, caller: &Caller, args: SearchPostsArgs)
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));
     }
-    let text = output::posts_text(&found.posts, None);
+    let text = with_text.then(|| output::posts_text(&found.posts, None));
     output::answered(&PostsFound { posts: found.posts }, text, &degraded)
 }

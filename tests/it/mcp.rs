@@ -114,7 +114,7 @@ async fn tools_are_listed_with_json_schemas_of_their_arguments_and_results() {
 }
 
 #[tokio::test]
-async fn each_tool_answers_a_typed_result_and_a_compact_text() {
+async fn each_tool_answers_a_typed_result() {
     let h = harness().await;
     h.graph.add([Doc::file(
         "Pipeline guide",
@@ -149,11 +149,9 @@ async fn each_tool_answers_a_typed_result_and_a_compact_text() {
         "https://contoso.sharepoint.com/sites/dev/guide.docx"
     );
     assert_eq!(found["items"][0]["status"], "available");
-    let compact: Value = serde_json::from_str(&text(&m365)).unwrap();
-    assert_eq!(
-        compact,
-        json!([{"title": "Pipeline guide", "url": "https://contoso.sharepoint.com/sites/dev/guide.docx",
-            "source": "sharepoint", "description": found["items"][0]["description"]}])
+    assert!(
+        m365.content.is_empty(),
+        "the in-process caller writes what its model reads"
     );
 
     let posts = conn
@@ -177,11 +175,7 @@ async fn each_tool_answers_a_typed_result_and_a_compact_text() {
         "the caller's post and excludePostId are left out"
     );
     assert_eq!(found["posts"][0]["authorName"], "Kim");
-    let compact: Value = serde_json::from_str(&text(&posts)).unwrap();
-    assert_eq!(
-        compact,
-        json!([{"id": "p2", "text": "deployment pipeline tips", "tags": [], "category": "question"}])
-    );
+    assert!(posts.content.is_empty());
 
     let hint = conn
         .call(session.id(), "generate_action_hint", args(json!({"searchResults": [

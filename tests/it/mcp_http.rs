@@ -143,7 +143,11 @@ async fn an_mcp_client_lists_every_tool_with_both_schemas_and_calls_each() {
         titles(found).contains(&"Deployment pipeline runbook"),
         "{found}"
     );
-    assert!(text(&m365).contains("Deployment pipeline runbook"));
+    // The compact text for models: no status or sourceType, description ≤ 200.
+    let compact: Value = serde_json::from_str(&text(&m365)).unwrap();
+    let mut keys: Vec<&String> = compact[0].as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["description", "source", "title", "url"]);
 
     let posts = call(
         &client,
@@ -153,6 +157,13 @@ async fn an_mcp_client_lists_every_tool_with_both_schemas_and_calls_each() {
     .await;
     let found = posts.structured_content.as_ref().unwrap();
     assert_eq!(found["posts"][0]["id"], "p-77");
+    assert_eq!(found["posts"][0]["authorName"], "Kim");
+    let compact: Value = serde_json::from_str(&text(&posts)).unwrap();
+    assert_eq!(
+        compact,
+        json!([{"id": "p-77", "text": "Our deployment pipeline uses GitHub Actions",
+            "tags": ["devops"], "category": "question"}])
+    );
 
     let hint = call(
         &client,
