@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::{
     contract::{McpSuggestion, PostSummary},
     degraded::{Degraded, Source},
+    tools::output,
 };
 
 /// What calls to a source came to, over the run.
@@ -94,22 +95,22 @@ impl Findings {
 
     /// Adds Microsoft 365 items, merging duplicates (normalised URL, else
     /// case-folded title; the longer description wins). Returns their refs.
-    pub fn add_m365(&self, items: &[McpSuggestion]) -> Vec<String> {
+    pub fn add_m365(&self, items: Vec<McpSuggestion>) -> Vec<String> {
         let mut c = self.lock();
         items
-            .iter()
+            .into_iter()
             .map(|item| {
-                let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, item));
+                let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, &item));
                 match existing {
                     Some((r, old)) => {
                         if item.description.chars().count() > old.description.chars().count() {
-                            *old = item.clone();
+                            *old = item;
                         }
                         r.clone()
                     }
                     None => {
                         let r = format!("m{}", c.m365.len() + 1);
-                        c.m365.push((r.clone(), item.clone()));
+                        c.m365.push((r.clone(), item));
                         r
                     }
                 }
@@ -118,19 +119,41 @@ impl Findings {
     }
 
     /// Adds posts, merging by id. Returns their refs.
-    pub fn add_posts(&self, posts: &[PostSummary]) -> Vec<String> {
+    pub fn add_posts(&self, posts: Vec<PostSummary>) -> Vec<String> {
         let mut c = self.lock();
         posts
-            .iter()
+            .into_iter()
             .map(|post| match c.posts.iter().find(|(_, p)| p.id == post.id) {
                 Some((r, _)) => r.clone(),
                 None => {
                     let r = format!("p{}", c.posts.len() + 1);
-                    c.posts.push((r.clone(), post.clone()));
+                    c.posts.push((r.clone(), post));
                     r
                 }
             })
             .collect()
+    }
+
+    /// The items under `refs` as the model reads them.
+    pub fn m365_text(&self, refs: &[String]) -> String {
+        let c = self.lock();
+        let items: Vec<McpSuggestion> = refs
+            .iter()
+            .filter_map(|r| c.m365.iter().find(|(x, _)| x == r))
+            .map(|(_, m)| m.clone())
+            .collect();
+        output::m365_text(&items, Some(refs))
+    }
+
+    /// The posts under `refs` as the model reads them.
+    pub fn posts_text(&self, refs: &[String]) -> String {
+        let c = self.lock();
+        let posts: Vec<PostSummary> = refs
+            .iter()
+            .filter_map(|r| c.posts.iter().find(|(x, _)| x == r))
+            .map(|(_, p)| p.clone())
+            .collect();
+        output::posts_text(&posts, Some(refs))
     }
 
     pub fn set_hint(&self, hint: Option<String>) {
@@ -188,8 +211,8 @@ mod tests {
     #[test]
     fn duplicate_urls_merge_and_the_longer_description_wins() {
         let f = Findings::default();
-        let refs1 = f.add_m365(&[doc("Guide", "https://x.sharepoint.com/a/", "short")]);
-        let refs2 = f.add_m365(&[
+        let refs1 = f.add_m365(vec![doc("Guide", "https://x.sharepoint.com/a/", "short")]);
+        let refs2 = f.add_m365(vec![
             doc(
                 "Guide v2",
                 "HTTPS://x.sharepoint.com/a#top",
@@ -207,7 +230,7 @@ mod tests {
     #[test]
     fn items_without_url_merge_by_case_folded_title() {
         let f = Findings::default();
-        f.add_m365(&[doc("Runbook", "", "one"), doc("RUNBOOK", "", "two")]);
+        f.add_m365(vec![doc("Runbook", "", "one"), doc("RUNBOOK", "", "two")]);
         assert_eq!(f.snapshot().m365.len(), 1);
     }
 

@@ -131,7 +131,7 @@ mod tests {
 
     fn collected() -> Collected {
         let s = Findings::default();
-        s.add_m365(&[McpSuggestion {
+        s.add_m365(vec![McpSuggestion {
             title: "Guide".into(),
             url: "https://c.sharepoint.com/guide".into(),
             description: "d".into(),
@@ -139,7 +139,7 @@ mod tests {
             source: M365Source::Sharepoint,
             status: "available".into(),
         }]);
-        s.add_posts(&[PostSummary {
+        s.add_posts(vec![PostSummary {
             id: "p-77".into(),
             author_id: "u".into(),
             author_name: "Kim".into(),

@@ -283,7 +283,7 @@ impl Orchestrator {
         match tokio::time::timeout(LATE_READ, search).await {
             Ok(Ok(posts)) => {
                 findings.answered(Source::Posts);
-                findings.add_posts(&posts);
+                findings.add_posts(posts);
                 if self.deps.llm.embeddings_configured() {
                     findings.degrade(Degraded::PostsLexicalOnly);
                 }

@@ -59,8 +59,8 @@ impl Tool {
 
 /// How a call ended.
 pub(super) enum Called {
-    /// The tool answered: its results, with their refs, as the model reads them.
-    Answered(String),
+    /// The tool answered; its results are in the findings.
+    Answered(Answered),
     /// The tool rejected its arguments (an empty or too long query; its text).
     InvalidArguments(String),
     /// The tool answered an error (its text); its source is recorded as lost.
@@ -69,6 +69,27 @@ pub(super) enum Called {
     /// or answered no result of the tool's type. Its error is not kept:
     /// rmcp's messages can quote the arguments.
     Failed,
+}
+
+/// What an answered call added to the run's findings.
+pub(super) enum Answered {
+    /// Microsoft 365 items, by their refs.
+    M365(Vec<String>),
+    /// Posts, by their refs.
+    Posts(Vec<String>),
+    Hint(Option<String>),
+}
+
+impl Answered {
+    /// The results as the model reads them: M365 `{ref, title, source,
+    /// description}`, posts `{ref, text, tags, category}`, or the hint.
+    pub fn for_model(&self, findings: &Findings) -> String {
+        match self {
+            Self::M365(refs) => findings.m365_text(refs),
+            Self::Posts(refs) => findings.posts_text(refs),
+            Self::Hint(hint) => hint.clone().unwrap_or_default(),
+        }
+    }
 }
 
 /// Where a call is made and its results go.
@@ -127,7 +148,7 @@ impl<'e> Traced<'e> {
                 }
             };
         }
-        let Some((text, count)) = collect(tool, result.structured_content, ctx.findings) else {
+        let Some((answered, count)) = collect(tool, result.structured_content, ctx.findings) else {
             self.failed("malformed_result");
             return Called::Failed;
         };
@@ -136,7 +157,7 @@ impl<'e> Traced<'e> {
             ctx.findings.degrade(reason);
         }
         self.answered(count);
-        Called::Answered(text)
+        Called::Answered(answered)
     }
 
     /// Reports an answered call with the number of results it held.
@@ -175,28 +196,33 @@ impl<'e> Traced<'e> {
     }
 }
 
-/// Adds a result's items to `findings` under refs; returns what the model
-/// reads of them and how many there were. None when the result is not of
-/// the tool's type.
-fn collect(tool: Tool, structured: Option<Value>, findings: &Findings) -> Option<(String, usize)> {
+/// Moves a result's items into `findings` under refs; returns what was added
+/// and how many results there were. None when the result is not of the
+/// tool's type.
+fn collect(
+    tool: Tool,
+    structured: Option<Value>,
+    findings: &Findings,
+) -> Option<(Answered, usize)> {
     let value = structured?;
     Some(match tool {
         Tool::SearchM365 => {
             let found: M365Found = serde_json::from_value(value).ok()?;
-            let refs = findings.add_m365(&found.items);
-            (output::m365_text(&found.items, Some(&refs)), refs.len())
+            let refs = findings.add_m365(found.items);
+            let count = refs.len();
+            (Answered::M365(refs), count)
         }
         Tool::SearchPosts => {
             let found: PostsFound = serde_json::from_value(value).ok()?;
-            let refs = findings.add_posts(&found.posts);
-            (output::posts_text(&found.posts, Some(&refs)), refs.len())
+            let refs = findings.add_posts(found.posts);
+            let count = refs.len();
+            (Answered::Posts(refs), count)
         }
         Tool::ActionHint => {
             let written: HintWritten = serde_json::from_value(value).ok()?;
-            let text = written.hint.clone().unwrap_or_default();
-            findings.set_hint(written.hint);
-            let count = usize::from(!text.is_empty());
-            (text, count)
+            findings.set_hint(written.hint.clone());
+            let count = usize::from(written.hint.as_ref().is_some_and(|h| !h.is_empty()));
+            (Answered::Hint(written.hint), count)
         }
     })
 }

@@ -117,8 +117,8 @@ async fn execute(
         };
     }
     match traced.call(tool, ctx.call_ctx(), args).await {
-        Called::Answered(content) => Outcome {
-            content,
+        Called::Answered(answered) => Outcome {
+            content: answered.for_model(ctx.findings),
             ok: true,
             invalid: false,
             memo_key: Some(key),
