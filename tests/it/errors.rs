@@ -204,23 +204,36 @@ async fn the_authorization_scheme_is_case_insensitive() {
 
 #[tokio::test]
 async fn a_body_that_does_not_arrive_in_time_is_a_408_in_the_error_shape() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
     let app = crate::support::spawn_app_with(crate::support::Options {
         env: vec![("LINKUP__SERVER__BODY_TIMEOUT_MS", "400".into())],
         ..Default::default()
     })
     .await;
-    let body = json!({"postId": "drip", "text": "a body sent one byte at a time"}).to_string();
+    let suggest = json!({"postId": "drip", "text": "a body sent one byte at a time"});
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}});
+    // `/mcp` too: rmcp reads bodies without a deadline, the edge reads them first.
+    for (path, body) in [("/api/suggestions", suggest), ("/mcp", initialize)] {
+        let raw = drip_body(&app, path, &body.to_string()).await;
+        assert!(raw.starts_with("HTTP/1.1 408"), "{path}: {raw}");
+        let json: Value = serde_json::from_str(&raw[raw.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+        assert_eq!(json["error"]["code"], "request_timeout", "{path}: {json}");
+    }
+}
+
+/// POSTs `body` to `path` a byte every 50 ms; returns what came back.
+async fn drip_body(app: &crate::support::TestApp, path: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
     let mut tcp = tokio::net::TcpStream::connect(app.addr).await.unwrap();
     let head = format!(
-        "POST /api/suggestions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n",
         body.len()
     );
     tcp.write_all(head.as_bytes()).await.unwrap();
     // A byte every 50 ms: each chunk arrives well within any per-chunk timer,
     // the whole body (~60 bytes, ~3 s) never within 400 ms.
     let (mut read, mut write) = tcp.into_split();
+    let body = body.to_owned();
     let dripper = tokio::spawn(async move {
         for b in body.bytes() {
             if write.write_all(&[b]).await.is_err() {
@@ -238,8 +251,5 @@ async fn a_body_that_does_not_arrive_in_time_is_a_408_in_the_error_shape() {
         }
     }
     dripper.abort();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    assert!(raw.starts_with("HTTP/1.1 408"), "{raw}");
-    let json: Value = serde_json::from_str(&raw[raw.find("\r\n\r\n").unwrap() + 4..]).unwrap();
-    assert_eq!(json["error"]["code"], "request_timeout", "{json}");
+    String::from_utf8_lossy(&raw).into_owned()
 }

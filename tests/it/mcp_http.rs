@@ -378,6 +378,24 @@ async fn an_idle_session_expires_and_frees_its_slot() {
 }
 
 #[tokio::test]
+async fn an_mcp_body_over_64_kib_is_refused_before_rmcp_reads_it() {
+    let app = spawn_app_with_corpus(Options::default()).await;
+    let huge = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"padding": "x".repeat(70 * 1024)}});
+    let refused = app
+        .http
+        .post(app.url("/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .json(&huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 413);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "payload_too_large");
+}
+
+#[tokio::test]
 async fn mcp_can_be_switched_off() {
     let app = spawn_app_with(with_env(&[("LINKUP__MCP__ENABLED", "false")])).await;
     let off = raw_initialize(&app, &[]).await;
