@@ -1,6 +1,11 @@
 //! Keyword extraction from free text: what the keyword-based searches (Graph
 //! KQL, the post index's BM25) are given instead of a raw sentence, and the
-//! tokenizer the post index applies to the posts themselves.
+//! terms the post index matches posts and questions on.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 /// English function words and question words that carry no topic.
 const STOP_WORDS: &[&str] = &[
@@ -34,8 +39,67 @@ pub fn keywords(text: &str) -> Vec<String> {
     out
 }
 
+/// Characters that join the parts of a compound word: `CI/CD`, `e-mail`, `node.js`.
+const JOINERS: [char; 4] = ['/', '-', '.', '&'];
+
+static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// The terms the post index matches on, for posts and questions alike: each
+/// word accent-folded (`café` = `cafe`), lower-cased and reduced to its
+/// English Snowball stem (`pipelines` = `pipeline`); a compound word also as
+/// one joined word (`CI/CD` gives `ci`, `cd` and `cicd`, so `cicd` and `ci cd`
+/// match it). Stop words and one-letter ASCII parts are left out.
+pub fn index_terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
+    for word in words {
+        let word = word.trim_matches(|c| JOINERS.contains(&c));
+        if word.is_empty() {
+            continue;
+        }
+        let folded = fold(word);
+        let parts: Vec<&str> = folded
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|p| !p.is_empty())
+            .collect();
+        if parts.len() > 1 {
+            push_term(&mut out, &parts.concat());
+        }
+        for part in parts {
+            push_term(&mut out, part);
+        }
+    }
+    out
+}
+
+fn push_term(out: &mut Vec<String>, word: &str) {
+    if (word.len() < 2 && word.is_ascii()) || STOP_WORDS.contains(&word) {
+        return;
+    }
+    let term = if word.chars().all(char::is_alphabetic) {
+        ENGLISH.stem(word).into_owned()
+    } else {
+        // `k8s`, `2fa`, `v2`: names, not English words.
+        word.to_owned()
+    };
+    out.push(term);
+}
+
+/// Lower-cased, compatibility forms unified (`ﬁ` = `fi`, full-width =
+/// ASCII) and accents removed; recomposed, so Hangul stays syllables.
+fn fold(word: &str) -> String {
+    if word.is_ascii() {
+        return word.to_ascii_lowercase();
+    }
+    word.nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .nfc()
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Every lower-cased word of `text`: runs of letters and digits.
-pub fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)
@@ -59,5 +123,22 @@ mod tests {
             keywords("Deploy deploy DEPLOY 배포 방법"),
             vec!["deploy", "배포", "방법"]
         );
+    }
+
+    #[test]
+    fn index_terms_match_stems_folded_accents_and_compounds() {
+        assert_eq!(index_terms("Pipelines"), index_terms("pipeline"));
+        assert_eq!(index_terms("Deploying"), index_terms("deploy"));
+        assert_eq!(
+            index_terms("Café près de la gare"),
+            index_terms("cafe pres de la gare")
+        );
+        let cicd = index_terms("Our CI/CD setup");
+        assert!(cicd.contains(&"cicd".to_owned()), "{cicd:?}");
+        assert!(cicd.contains(&"ci".to_owned()) && cicd.contains(&"cd".to_owned()));
+        assert!(index_terms("e-mail").contains(&index_terms("email")[0]));
+        assert_eq!(index_terms("k8s cluster"), ["k8s", "cluster"]);
+        assert_eq!(index_terms("How do I set up the deployment?"), ["deploy"]);
+        assert_eq!(index_terms("배포 방법"), ["배포", "방법"]);
     }
 }

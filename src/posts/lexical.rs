@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::keywords::tokens;
+use crate::keywords::index_terms;
 
 /// BM25 parameters, the usual ones (also SQLite FTS5's).
 const K1: f32 = 1.2;
@@ -42,7 +42,7 @@ impl Lexical {
         self.remove_many([id]);
         let mut freqs: HashMap<u32, u32> = HashMap::new();
         let mut len = 0u32;
-        for token in tokens(text) {
+        for token in index_terms(text) {
             len += 1;
             let next = self.postings.len() as u32;
             let term = *self.vocabulary.entry(token.into()).or_insert(next);
@@ -150,8 +150,9 @@ impl Lexical {
 mod tests {
     use super::*;
 
+    /// A question's terms, as the index makes them.
     fn terms(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| w.to_string()).collect()
+        index_terms(&words.join(" "))
     }
 
     fn index(posts: &[(&str, &str)]) -> Lexical {
@@ -178,6 +179,20 @@ mod tests {
     fn case_and_punctuation_do_not_matter() {
         let index = index(&[("a", "CI/CD Pipeline: GitHub-Actions")]);
         assert_eq!(index.search(&terms(&["pipeline", "actions"]), 0, 10), ["a"]);
+    }
+
+    #[test]
+    fn word_forms_accents_and_compounds_match() {
+        let index = index(&[
+            ("stems", "Our deployment pipelines run nightly"),
+            ("accents", "Meetup at the café near the station"),
+            ("compound", "Setting up CI/CD for the e-mail service"),
+        ]);
+        assert_eq!(index.search(&terms(&["pipeline"]), 0, 10), ["stems"]);
+        assert_eq!(index.search(&terms(&["deploying"]), 0, 10), ["stems"]);
+        assert_eq!(index.search(&terms(&["cafe"]), 0, 10), ["accents"]);
+        assert_eq!(index.search(&terms(&["cicd"]), 0, 10), ["compound"]);
+        assert_eq!(index.search(&terms(&["email"]), 0, 10), ["compound"]);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use crate::{
     contract::PostSummary,
-    keywords::keywords,
+    keywords::index_terms,
     llm::{AzureOpenAi, LlmError},
 };
 use store::{Store, StoredPost};
@@ -168,7 +168,7 @@ impl PostIndex {
     ) -> Result<Vec<String>, PostIndexError> {
         let mut ids = self
             .store
-            .lexical(&keywords(query), now, limit + exclude.len())?;
+            .lexical(&index_terms(query), now, limit + exclude.len())?;
         ids.retain(|id| !exclude.contains(id));
         ids.truncate(limit);
         Ok(ids)
