@@ -10,7 +10,6 @@
 mod support;
 
 use std::{
-    io::{BufRead, BufReader},
     process::{Child, Command, Stdio},
     sync::Arc,
     time::{Duration, Instant},
@@ -56,19 +55,7 @@ impl Service {
         }
 
         let mut child = cmd.spawn().expect("service starts");
-        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("service printed its address")
-                .expect("line");
-            let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            if let Some(addr) = v["fields"]["addr"].as_str() {
-                break addr.to_owned();
-            }
-        };
-        // Drain the logs, as a log shipper would.
-        std::thread::spawn(move || for _ in lines {});
+        let addr = support::listening_addr(child.stdout.take().expect("stdout"));
         Self {
             child,
             addr,

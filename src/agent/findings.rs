@@ -134,26 +134,13 @@ impl Findings {
             .collect()
     }
 
-    /// The items under `refs` as the model reads them.
-    pub fn m365_text(&self, refs: &[String]) -> String {
+    /// The results under `refs` as the model reads them.
+    pub fn text(&self, source: Source, refs: &[String]) -> String {
         let c = self.lock();
-        let items: Vec<McpSuggestion> = refs
-            .iter()
-            .filter_map(|r| c.m365.iter().find(|(x, _)| x == r))
-            .map(|(_, m)| m.clone())
-            .collect();
-        output::m365_text(&items, Some(refs))
-    }
-
-    /// The posts under `refs` as the model reads them.
-    pub fn posts_text(&self, refs: &[String]) -> String {
-        let c = self.lock();
-        let posts: Vec<PostSummary> = refs
-            .iter()
-            .filter_map(|r| c.posts.iter().find(|(x, _)| x == r))
-            .map(|(_, p)| p.clone())
-            .collect();
-        output::posts_text(&posts, Some(refs))
+        match source {
+            Source::M365 => output::m365_text(named(&c.m365, refs)),
+            _ => output::posts_text(named(&c.posts, refs)),
+        }
     }
 
     pub fn set_hint(&self, hint: Option<String>) {
@@ -169,6 +156,16 @@ impl Findings {
     pub fn take(&self) -> Collected {
         std::mem::take(&mut *self.lock())
     }
+}
+
+/// The results of `list` under `refs`, in `refs` order, with their refs.
+fn named<'a, T>(
+    list: &'a [(String, T)],
+    refs: &'a [String],
+) -> impl Iterator<Item = (Option<&'a str>, &'a T)> {
+    refs.iter()
+        .filter_map(|r| list.iter().find(|(x, _)| x == r))
+        .map(|(r, item)| (Some(r.as_str()), item))
 }
 
 fn push_unique(list: &mut Vec<Degraded>, item: Degraded) {

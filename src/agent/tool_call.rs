@@ -85,8 +85,8 @@ impl Answered {
     /// description}`, posts `{ref, text, tags, category}`, or the hint.
     pub fn for_model(&self, findings: &Findings) -> String {
         match self {
-            Self::M365(refs) => findings.m365_text(refs),
-            Self::Posts(refs) => findings.posts_text(refs),
+            Self::M365(refs) => findings.text(Source::M365, refs),
+            Self::Posts(refs) => findings.text(Source::Posts, refs),
             Self::Hint(hint) => hint.clone().unwrap_or_default(),
         }
     }

@@ -95,9 +95,10 @@ async fn guard(State(edge): State<Edge>, req: Request, next: Next) -> Result<Res
         None => read.await,
     }
     .map_err(|_| ApiError::PayloadTooLarge(extract::BODY_LIMIT))?;
-    let initialize =
-        serde_json::from_slice::<Message>(&bytes).is_ok_and(|m| m.method == Some("initialize"));
-    if initialize && edge.sessions.full() {
+    // Only when no session is free does it matter what the message is.
+    if edge.sessions.full()
+        && serde_json::from_slice::<Message>(&bytes).is_ok_and(|m| m.method == Some("initialize"))
+    {
         return Err(ApiError::McpSessionsFull);
     }
     Ok(next

@@ -88,11 +88,6 @@ impl McpConnection {
         self.server.abort();
     }
 
-    /// Registered callers (runs in flight).
-    pub fn live_sessions(&self) -> usize {
-        self.sessions.len()
-    }
-
     /// Calls a tool (`tools/call`) for the caller registered as `session`.
     /// Dropping the future cancels the call on the server
     /// (`notifications/cancelled`).

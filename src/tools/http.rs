@@ -114,11 +114,6 @@ impl CappedSessions {
     pub fn full(&self) -> bool {
         self.slots.available_permits() == 0
     }
-
-    /// Live sessions.
-    pub fn live(&self) -> usize {
-        self.held.lock().unwrap_or_else(|p| p.into_inner()).len()
-    }
 }
 
 impl SessionManager for CappedSessions {

@@ -24,7 +24,7 @@ use rmcp::{
     tool, tool_handler, tool_router,
 };
 
-pub use action_hint::{HintArgs, HintResult, ResultKind, fallback_hint};
+pub use action_hint::{HintArgs, fallback_hint};
 pub use get_suggestions::Panels;
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;

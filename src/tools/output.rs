@@ -68,40 +68,36 @@ struct CompactPost<'a> {
 }
 
 /// Items as a JSON array for models: `{ref, title, source, description ≤ 200}`
-/// when the caller assigned `refs`, else `{title, url, source, description}`.
-pub fn m365_text(items: &[McpSuggestion], refs: Option<&[String]>) -> String {
+/// for items the caller gave a ref, else `{title, url, source, description}`.
+pub fn m365_text<'a>(
+    items: impl IntoIterator<Item = (Option<&'a str>, &'a McpSuggestion)>,
+) -> String {
     let compact: Vec<_> = items
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let r#ref = refs.and_then(|r| r.get(i)).map(String::as_str);
-            CompactM365 {
-                r#ref,
-                title: &m.title,
-                url: r#ref.is_none().then_some(m.url.as_str()),
-                source: m.source,
-                description: truncate(&m.description, MAX_DESCRIPTION_CHARS),
-            }
+        .into_iter()
+        .map(|(r#ref, m)| CompactM365 {
+            r#ref,
+            title: &m.title,
+            url: r#ref.is_none().then_some(m.url.as_str()),
+            source: m.source,
+            description: truncate(&m.description, MAX_DESCRIPTION_CHARS),
         })
         .collect();
     serde_json::to_string(&compact).unwrap_or_default()
 }
 
-/// Posts as a JSON array for models: `{ref, text ≤ 300, tags, category}` when
-/// the caller assigned `refs`, else `{id, text, tags, category}`.
-pub fn posts_text(posts: &[PostSummary], refs: Option<&[String]>) -> String {
+/// Posts as a JSON array for models: `{ref, text ≤ 300, tags, category}` for
+/// posts the caller gave a ref, else `{id, text, tags, category}`.
+pub fn posts_text<'a>(
+    posts: impl IntoIterator<Item = (Option<&'a str>, &'a PostSummary)>,
+) -> String {
     let compact: Vec<_> = posts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let r#ref = refs.and_then(|r| r.get(i)).map(String::as_str);
-            CompactPost {
-                r#ref,
-                id: r#ref.is_none().then_some(p.id.as_str()),
-                text: truncate(&p.text, MAX_POST_CHARS),
-                tags: &p.tags,
-                category: p.category,
-            }
+        .into_iter()
+        .map(|(r#ref, p)| CompactPost {
+            r#ref,
+            id: r#ref.is_none().then_some(p.id.as_str()),
+            text: truncate(&p.text, MAX_POST_CHARS),
+            tags: &p.tags,
+            category: p.category,
         })
         .collect();
     serde_json::to_string(&compact).unwrap_or_default()

@@ -56,6 +56,6 @@ pub(super) async fn run(
         );
         degraded.push(Degraded::M365Partial(e.kind()));
     }
-    let text = with_text.then(|| output::m365_text(&found.items, None));
+    let text = with_text.then(|| output::m365_text(found.items.iter().map(|m| (None, m))));
     output::answered(&M365Found { items: found.items }, text, &degraded)
 }

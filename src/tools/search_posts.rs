@@ -54,6 +54,6 @@ pub(super) async fn run(
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));
     }
-    let text = with_text.then(|| output::posts_text(&found.posts, None));
+    let text = with_text.then(|| output::posts_text(found.posts.iter().map(|p| (None, p))));
     output::answered(&PostsFound { posts: found.posts }, text, &degraded)
 }

@@ -58,15 +58,6 @@ impl SessionRegistry {
             id,
         }
     }
-
-    /// Number of registered callers (runs in flight).
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// A registered caller; unregistered when dropped.

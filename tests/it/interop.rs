@@ -4,14 +4,13 @@
 //! real binary — initialize, tools/list, search_posts, get_suggestions.
 
 use std::{
-    io::{BufRead, BufReader},
     path::Path,
     process::{Child, Command, Stdio},
 };
 
 use serde_json::{Value, json};
 
-use crate::support::{FakeGraph, graph::TOKEN, post_body};
+use crate::support::{FakeGraph, graph::TOKEN, listening_addr, post_body};
 
 /// The service binary, killed when dropped.
 struct Binary(Child);
@@ -39,18 +38,7 @@ fn start_binary(env: &[(&str, String)]) -> (Binary, String) {
     let mut child = cmd.spawn().expect("the service starts");
     let stdout = child.stdout.take().expect("stdout");
     let binary = Binary(child);
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the service logs its address")
-            .expect("a log line");
-        let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-        if let Some(addr) = v["fields"]["addr"].as_str() {
-            break addr.to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let addr = listening_addr(stdout);
     (binary, addr)
 }
 

@@ -14,6 +14,25 @@ use serde_json::{Value, json};
 pub use graph::{Doc, FakeGraph};
 pub use openai::FakeOpenAi;
 
+/// The address a started service binary logs (`listening`, JSON logs) on
+/// its stdout; the rest of its log is drained, as a log shipper would.
+pub fn listening_addr(stdout: std::process::ChildStdout) -> String {
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    let addr = loop {
+        let line = lines
+            .next()
+            .expect("the service logs its address")
+            .expect("a log line");
+        let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if let Some(addr) = v["fields"]["addr"].as_str() {
+            break addr.to_owned();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    addr
+}
+
 /// The app under test and its fakes.
 pub struct TestApp {
     pub addr: SocketAddr,
