@@ -131,7 +131,7 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
 /// B11: the agent under ~20 % faulty Graph and chat answers.
 pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(super::three_rounds());
+    openai.chat_by_round(super::two_rounds());
     openai.chat_chaos(20);
     graph.files(Behavior::Chaos {
         percent: 20,

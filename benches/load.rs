@@ -163,9 +163,9 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
     ]
 }
 
-/// B1's script: expanded search, then the hint tool (given the top results,
-/// as its schema asks), then the final answer.
-fn three_rounds() -> Vec<ChatStep> {
+/// B1's script, a typical agent request: the searches in one round, then
+/// the final answer with the hint.
+fn two_rounds() -> Vec<ChatStep> {
     vec![
         ChatStep::ToolCalls(vec![
             ("search_m365", json!({"query": "deployment pipeline"})),
@@ -175,12 +175,6 @@ fn three_rounds() -> Vec<ChatStep> {
                 json!({"query": "deployment pipeline for a repo"}),
             ),
         ]),
-        ChatStep::ToolCalls(vec![(
-            "generate_action_hint",
-            json!({"postText": "How do I set up a deployment pipeline for our repo?", "searchResults": [
-                {"title": "Deployment pipeline runbook", "description": "How we deploy", "sourceType": "m365", "source": "sharepoint"},
-                {"title": "Post about the deployment pipeline", "description": "LinkUp post by Kim", "sourceType": "post"}]}),
-        )]),
         ChatStep::Final(
             json!({"m365": ["m1", "m2", "m3"], "posts": ["p1", "p2"], "actionHint": "Start with the runbook."}),
         ),
@@ -313,7 +307,7 @@ async fn throughput(
 
 async fn b1(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(three_rounds());
+    openai.chat_by_round(two_rounds());
     let svc = Service::start(&llm_env(&graph, &openai));
     seed_posts(http, &svc, 200).await;
     throughput(
@@ -328,15 +322,15 @@ async fn b1(http: &reqwest::Client, n: usize) -> Row {
 
 async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(three_rounds());
+    openai.chat_by_round(two_rounds());
     openai.latency(Duration::from_millis(300), Duration::from_millis(30));
     graph.files(Behavior::Delay(Duration::from_millis(150)));
     graph.mail(Behavior::Delay(Duration::from_millis(150)));
     let svc = Service::start(&llm_env(&graph, &openai));
     seed_posts(http, &svc, 200).await;
     drive(http, &svc, 64, 64).await;
-    // round 1 (300) + parallel tools (Graph 150) + round 2 (300) + hint tool's chat (300) + round 3 (300)
-    let critical = 1350.0;
+    // round 1 (300) + parallel tools (Graph 150) + round 2 (300)
+    let critical = 750.0;
     let p50_over = |lat: &mut Vec<Duration>| {
         lat.sort();
         pct(lat, 0.5) - critical
@@ -428,7 +422,7 @@ async fn b3(http: &reqwest::Client, n: usize, graph_hangs: bool) -> Row {
 
 async fn b4(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(three_rounds());
+    openai.chat_by_round(two_rounds());
     openai.latency(Duration::from_secs(2), Duration::ZERO);
     let mut env = llm_env(&graph, &openai);
     if let Ok(v) = std::env::var("BENCH_MALLOC_ARENA_MAX") {
@@ -462,7 +456,7 @@ async fn b5(http: &reqwest::Client, n: usize) -> Row {
 async fn b7(http: &reqwest::Client) -> Row {
     let (graph, openai) = fakes().await;
     let recording = FakeOpenAi::start().await;
-    recording.chat_by_round(three_rounds());
+    recording.chat_by_round(two_rounds());
     drop(openai);
     let svc = Service::start(&llm_env(&graph, &recording));
     seed_posts(http, &svc, 200).await;
@@ -480,7 +474,7 @@ async fn b7(http: &reqwest::Client) -> Row {
         id: "B7",
         scenario: "one agent request (B1's script)".into(),
         figures: format!(
-            "{} chat calls ({} agent rounds + hint), {} embedding calls, {} bytes sent to chat, {} bytes received",
+            "{} chat calls ({} with tools), {} embedding calls, {} bytes sent to chat, {} bytes received",
             chats.len(),
             chats
                 .iter()

@@ -267,10 +267,10 @@ mod tests {
         let offered = model.offered.lock().unwrap();
         assert_eq!(offered.len(), 2);
         for (tools, schema) in offered.iter() {
-            assert!(tools.contains(&"search_posts".to_owned()), "{tools:?}");
-            assert!(
-                !tools.contains(&"search_m365".to_owned()),
-                "no Graph token, no search_m365: {tools:?}"
+            assert_eq!(
+                tools,
+                &["search_posts"],
+                "no Graph token, no search_m365; never generate_action_hint"
             );
             assert!(schema, "the final answer's JSON schema is asked for");
         }

@@ -1,5 +1,5 @@
 //! What a run found and what became of each source: the results the tools
-//! returned, each under the ref the run gave it (`m1`, `p1`, …), the hint,
+//! returned, each under the ref the run gave it (`m1`, `p1`, …),
 //! whether each source answered or was lost, and the degradation reasons.
 //! Owned by the run (outside its deadline, so what the deadline cuts keeps
 //! what was found); the tool server keeps none of it.
@@ -31,8 +31,6 @@ pub struct Collected {
     pub m365: Vec<(String, McpSuggestion)>,
     /// (`p1`, …) LinkUp posts.
     pub posts: Vec<(String, PostSummary)>,
-    /// The last hint `generate_action_hint` wrote.
-    pub hint: Option<String>,
     /// Per source, in [`Source::ALL`] order.
     reach: [Reach; 3],
     /// Reasons for `meta.degraded`.
@@ -141,10 +139,6 @@ impl Findings {
             Source::M365 => output::m365_text(named(&c.m365, refs)),
             _ => output::posts_text(named(&c.posts, refs)),
         }
-    }
-
-    pub fn set_hint(&self, hint: Option<String>) {
-        self.lock().hint = hint;
     }
 
     /// A copy of everything so far.

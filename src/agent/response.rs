@@ -68,9 +68,7 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     let action_hint = if m365.is_empty() && posts.is_empty() {
         None
     } else {
-        model_hint
-            .or(c.hint.filter(|h| !h.is_empty()))
-            .or_else(|| fallback_hint(&m365, &posts))
+        model_hint.or_else(|| fallback_hint(&m365, &posts))
     };
     let unavailable_sources = Source::ALL
         .iter()

@@ -17,16 +17,15 @@ use crate::{
     degraded::Source,
     tools::{
         connection::McpConnection,
-        output::{self, HintWritten, M365Found, PostsFound},
+        output::{self, M365Found, PostsFound},
     },
 };
 
-/// The tools whose results a run collects.
+/// The tools a run calls: the searches (the model writes the hint itself).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Tool {
     SearchM365,
     SearchPosts,
-    ActionHint,
 }
 
 impl Tool {
@@ -34,7 +33,6 @@ impl Tool {
         match name {
             "search_m365" => Some(Self::SearchM365),
             "search_posts" => Some(Self::SearchPosts),
-            "generate_action_hint" => Some(Self::ActionHint),
             _ => None,
         }
     }
@@ -43,7 +41,6 @@ impl Tool {
         match self {
             Self::SearchM365 => "search_m365",
             Self::SearchPosts => "search_posts",
-            Self::ActionHint => "generate_action_hint",
         }
     }
 
@@ -52,7 +49,6 @@ impl Tool {
         match self {
             Self::SearchM365 => Source::M365,
             Self::SearchPosts => Source::Posts,
-            Self::ActionHint => Source::ActionHint,
         }
     }
 }
@@ -77,17 +73,15 @@ pub(super) enum Answered {
     M365(Vec<String>),
     /// Posts, by their refs.
     Posts(Vec<String>),
-    Hint(Option<String>),
 }
 
 impl Answered {
     /// The results as the model reads them: M365 `{ref, title, source,
-    /// description}`, posts `{ref, text, tags, category}`, or the hint.
+    /// description}`, posts `{ref, text, tags, category}`.
     pub fn for_model(&self, findings: &Findings) -> String {
         match self {
             Self::M365(refs) => findings.text(Source::M365, refs),
             Self::Posts(refs) => findings.text(Source::Posts, refs),
-            Self::Hint(hint) => hint.clone().unwrap_or_default(),
         }
     }
 }
@@ -217,12 +211,6 @@ fn collect(
             let refs = findings.add_posts(found.posts);
             let count = refs.len();
             (Answered::Posts(refs), count)
-        }
-        Tool::ActionHint => {
-            let written: HintWritten = serde_json::from_value(value).ok()?;
-            findings.set_hint(written.hint.clone());
-            let count = usize::from(written.hint.as_ref().is_some_and(|h| !h.is_empty()));
-            (Answered::Hint(written.hint), count)
         }
     })
 }

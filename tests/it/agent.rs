@@ -483,6 +483,42 @@ async fn graph_429_on_one_expanded_query_still_merges_the_others() {
     assert_eq!(body["meta"]["path"], "agent");
 }
 
+fn offered_tools(app: &TestApp, call: usize) -> Vec<String> {
+    app.openai.chat_requests()[call].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_agent_is_offered_the_searches_only_and_answers_in_two_chat_calls() {
+    let app = agent_app(vec![]).await;
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "deployment pipeline"})),
+            ("search_posts", json!({"query": "deployment pipeline"})),
+        ]),
+        final_answer(json!(["m1"]), json!(["p1"]), "Read the runbook."),
+    ]);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(
+        app.openai.chat_requests().len(),
+        2,
+        "searches, then the answer"
+    );
+    for call in 0..2 {
+        assert_eq!(
+            offered_tools(&app, call),
+            vec!["search_m365", "search_posts"],
+            "generate_action_hint is not offered: the answer carries the hint"
+        );
+    }
+    assert_eq!(body["actionHint"], "Read the runbook.");
+    assert_eq!(body["meta"]["rounds"], 2);
+}
+
 #[tokio::test]
 async fn without_a_token_the_agent_is_not_offered_search_m365() {
     let app = agent_app(vec![]).await;
@@ -494,14 +530,7 @@ async fn without_a_token_the_agent_is_not_offered_search_m365() {
         final_answer(json!([]), json!(["p1"]), "See the post."),
     ]);
     let (_, body) = app.suggest(question(), None).await;
-    let offered: Vec<String> = app.openai.chat_requests()[0].body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-        .collect();
-    assert!(!offered.contains(&"search_m365".to_owned()), "{offered:?}");
-    assert!(offered.contains(&"search_posts".to_owned()));
+    assert_eq!(offered_tools(&app, 0), vec!["search_posts"]);
     assert_eq!(strings(&body["unavailableSources"]), vec!["m365"]);
     assert_eq!(post_ids(&body), vec!["p-77"]);
 }
