@@ -19,7 +19,7 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 use support::{
     FakeGraph, FakeOpenAi,
-    graph::{Behavior, TOKEN},
+    graph::{Behavior, Doc, TOKEN},
     openai::{API_KEY, ChatStep},
 };
 
@@ -453,13 +453,99 @@ async fn b5(http: &reqwest::Client, n: usize) -> Row {
     .await
 }
 
+/// B7's Microsoft 365 corpus: ten documents the two queries of B1's script
+/// find together (with overlap), with descriptions of realistic length.
+fn b7_corpus() -> Vec<Doc> {
+    let about = [
+        (
+            "Deployment pipeline runbook",
+            "How our deployment pipeline builds, tests and ships every service: stages, approvals, rollbacks and who to call when a deployment is stuck in the release stage.",
+        ),
+        (
+            "CI/CD onboarding guide",
+            "Continuous integration and deployment for every repo: the shared GitHub Actions workflows, required checks, the release branch model and how to add a new service to the pipeline.",
+        ),
+        (
+            "Release process",
+            "The release process and the deployment checklist: freeze windows, change approval, the release calendar, and the CI/CD gates a release must pass before production.",
+        ),
+        (
+            "Pipeline secrets and credentials",
+            "Where the deployment pipeline keeps its secrets, how to rotate them, and why no credential may be stored in a repository or in a build log.",
+        ),
+        (
+            "Blue-green deployment pattern",
+            "How two production environments let a deployment switch traffic at once and roll back in seconds; which services use it and how the pipeline drives it.",
+        ),
+        (
+            "Deployment pipeline metrics",
+            "Lead time, deployment frequency, change failure rate and time to restore for each team, taken from the pipeline every week, with the targets for this year.",
+        ),
+        (
+            "Rollback playbook",
+            "What to do when a release goes wrong: stop the deployment pipeline, roll back to the last good build, inform the on-call channel and write the incident note.",
+        ),
+        (
+            "CI/CD release notes template",
+            "The template for release notes produced by the CI/CD pipeline: what changed, who approved it, which tickets it closes and how to roll it back.",
+        ),
+    ];
+    let mut docs: Vec<Doc> = about
+        .iter()
+        .enumerate()
+        .map(|(i, (title, body))| {
+            Doc::file(
+                title,
+                &format!("https://contoso.sharepoint.com/sites/dev/Shared%20Documents/b7-{i}.docx"),
+                body,
+            )
+        })
+        .collect();
+    docs.push(Doc::mail(
+        "Deployment pipeline freeze next week",
+        "https://outlook.office365.com/owa/?ItemID=AAMkB7a",
+        "Hi all, the deployment pipeline is frozen from Monday to Wednesday for the data centre move; releases planned for those days move to Thursday. Questions to the platform team.",
+    ));
+    docs.push(Doc::mail(
+        "CI/CD release checklist updated",
+        "https://outlook.office365.com/owa/?ItemID=AAMkB7b",
+        "The CI/CD release checklist now asks for a rollback plan and a named approver; please read it before your next release and tell us what is unclear.",
+    ));
+    docs
+}
+
+/// B7's posts: five earlier posts of realistic length about the same need.
+async fn b7_posts(http: &reqwest::Client, svc: &Service) {
+    let texts = [
+        "We set up our deployment pipeline with GitHub Actions last quarter: build, test, deploy to staging on every merge, and a manual approval for production. Happy to show anyone how the workflow files are organised.",
+        "Does anyone have a template for a repo's deployment pipeline? Our team is moving off the old Jenkins server and we would like to copy what works for the other teams rather than start from scratch.",
+        "Tip: the platform team reviews new deployment pipelines on Thursdays. Bring your workflow file and your rollback plan; it took us twenty minutes and we found two missing checks.",
+        "Our release pipeline kept failing on flaky integration tests. We split them into a separate stage with retries and deploys are green again. Write-up in the team channel if useful.",
+        "Who owns the shared GitHub Actions runners? Our deployment jobs wait ten minutes in the queue every morning and we would like to know whether we can add capacity for our repo.",
+    ];
+    let posts: Vec<Value> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| json!({"id": format!("b7-{i}"), "authorId": "u", "authorName": "Kim",
+            "text": text, "tags": ["devops", "ci"], "category": "question",
+            "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
+        .collect();
+    let res = http
+        .post(svc.url("/api/posts/batch"))
+        .json(&json!({"posts": posts}))
+        .send()
+        .await
+        .expect("seed");
+    assert!(res.status().is_success());
+}
+
 async fn b7(http: &reqwest::Client) -> Row {
-    let (graph, openai) = fakes().await;
+    let graph = FakeGraph::start().await;
+    graph.add(b7_corpus());
     let recording = FakeOpenAi::start().await;
     recording.chat_by_round(two_rounds());
-    drop(openai);
     let svc = Service::start(&llm_env(&graph, &recording));
-    seed_posts(http, &svc, 200).await;
+    b7_posts(http, &svc).await;
     tokio::time::sleep(Duration::from_millis(500)).await; // seeding's embeddings
     let before = recording.received().len();
     drive(http, &svc, 1, 1).await;
@@ -470,19 +556,59 @@ async fn b7(http: &reqwest::Client) -> Row {
         .collect();
     let sent: usize = chats.iter().map(|r| r.bytes_in).sum();
     let embeds = received.len() - chats.len();
+    // What each call carries, by part (bytes of its JSON).
+    let part = |body: &Value, pick: &dyn Fn(&Value) -> bool| -> usize {
+        body["messages"]
+            .as_array()
+            .map(|ms| {
+                ms.iter()
+                    .filter(|m| pick(m))
+                    .map(|m| m.to_string().len())
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
+    let per_call: Vec<String> = chats
+        .iter()
+        .map(|r| {
+            format!(
+                "{} B (system {}, post {}, tool calls {}, results {}, tools {}, schema {})",
+                r.bytes_in,
+                part(&r.body, &|m| m["role"] == "system"),
+                part(&r.body, &|m| m["role"] == "user"),
+                part(&r.body, &|m| m["role"] == "assistant"),
+                part(&r.body, &|m| m["role"] == "tool"),
+                r.body["tools"].to_string().len(),
+                r.body["response_format"].to_string().len(),
+            )
+        })
+        .collect();
+    // Results the model read in full (one line each, by ref).
+    let refs = |prefix: &str| -> usize {
+        chats.last().map_or(0, |r| {
+            r.body["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|m| m["role"] == "tool")
+                .filter_map(|m| m["content"].as_str())
+                .flat_map(str::lines)
+                .filter(|l| l.starts_with(prefix) && !l.ends_with("(listed above)"))
+                .count()
+        })
+    };
     Row {
         id: "B7",
-        scenario: "one agent request (B1's script)".into(),
+        scenario: "one agent request (B1's script; 10 M365 documents and 5 posts found)".into(),
         figures: format!(
-            "{} chat calls ({} with tools), {} embedding calls, {} bytes sent to chat, {} bytes received",
+            "{} chat calls, {} embedding calls, {} M365 results and {} posts read by the model, **{} bytes sent to chat** ({}), {} bytes received",
             chats.len(),
-            chats
-                .iter()
-                .filter(|r| r.body.get("tools").is_some())
-                .count(),
             embeds,
+            refs("m"),
+            refs("p"),
             sent,
-            recording.chat_bytes_out()
+            per_call.join("; "),
+            recording.chat_bytes_out(),
         ),
     }
 }

@@ -44,6 +44,17 @@ pub enum M365Source {
     Email,
 }
 
+impl M365Source {
+    /// Lower-case name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Onedrive => "onedrive",
+            Self::Sharepoint => "sharepoint",
+            Self::Email => "email",
+        }
+    }
+}
+
 /// A LinkUp post as shown in the panel (and as stored in the post index):
 /// the LinkUp app's `PostSummary` (`app/types/index.ts`), every field present.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema, schemars::JsonSchema)]

@@ -4,12 +4,18 @@
 //! Owned by the run (outside its deadline, so what the deadline cuts keeps
 //! what was found); the tool server keeps none of it.
 
-use std::sync::{Mutex, MutexGuard};
+use std::{
+    collections::HashSet,
+    sync::{Mutex, MutexGuard},
+};
 
 use crate::{
     contract::{McpSuggestion, PostSummary},
     degraded::{Degraded, Source},
-    tools::output,
+    tools::{
+        output::{MAX_DESCRIPTION_CHARS, MAX_POST_CHARS},
+        truncate,
+    },
 };
 
 /// What calls to a source came to, over the run.
@@ -35,6 +41,8 @@ pub struct Collected {
     reach: [Reach; 3],
     /// Reasons for `meta.degraded`.
     pub degraded: Vec<Degraded>,
+    /// Refs the model has read in full.
+    read: HashSet<String>,
 }
 
 impl Collected {
@@ -132,13 +140,48 @@ impl Findings {
             .collect()
     }
 
-    /// The results under `refs` as the model reads them.
+    /// The results under `refs` as the model reads them, one line each
+    /// (M365 `ref | source | title | description ≤ 200`, posts `ref |
+    /// category | tags | text ≤ 300`): in full the first time, by ref alone
+    /// after that, so nothing is sent to the model twice.
     pub fn text(&self, source: Source, refs: &[String]) -> String {
-        let c = self.lock();
-        match source {
-            Source::M365 => output::m365_text(named(&c.m365, refs)),
-            _ => output::posts_text(named(&c.posts, refs)),
+        let mut c = self.lock();
+        let Collected {
+            m365, posts, read, ..
+        } = &mut *c;
+        let mut text = String::from(match source {
+            Source::M365 => "ref | source | title | description",
+            _ => "ref | category | tags | text",
+        });
+        for r in refs {
+            text.push('\n');
+            text.push_str(r);
+            if !read.insert(r.clone()) {
+                text.push_str(" | (listed above)");
+                continue;
+            }
+            let fields = match source {
+                Source::M365 => m365.iter().find(|(x, _)| x == r).map(|(_, m)| {
+                    [
+                        m.source.as_str().to_owned(),
+                        one_line(&m.title),
+                        one_line(&truncate(&m.description, MAX_DESCRIPTION_CHARS)),
+                    ]
+                }),
+                _ => posts.iter().find(|(x, _)| x == r).map(|(_, p)| {
+                    [
+                        p.category.as_str().to_owned(),
+                        one_line(&p.tags.join(", ")),
+                        one_line(&truncate(&p.text, MAX_POST_CHARS)),
+                    ]
+                }),
+            };
+            for field in fields.iter().flatten() {
+                text.push_str(" | ");
+                text.push_str(field);
+            }
         }
+        text
     }
 
     /// A copy of everything so far.
@@ -152,14 +195,9 @@ impl Findings {
     }
 }
 
-/// The results of `list` under `refs`, in `refs` order, with their refs.
-fn named<'a, T>(
-    list: &'a [(String, T)],
-    refs: &'a [String],
-) -> impl Iterator<Item = (Option<&'a str>, &'a T)> {
-    refs.iter()
-        .filter_map(|r| list.iter().find(|(x, _)| x == r))
-        .map(|(r, item)| (Some(r.as_str()), item))
+/// `s` on one line: runs of whitespace (newlines too) as one space.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn push_unique(list: &mut Vec<Degraded>, item: Degraded) {

@@ -4,7 +4,11 @@ use std::collections::HashMap;
 
 use tokio::time::Instant;
 
-use super::{events::Emitter, findings::Findings, tool_call::CallCtx};
+use super::{
+    events::Emitter,
+    findings::Findings,
+    tool_call::{Answered, CallCtx},
+};
 use crate::{
     degraded::Degraded,
     llm::{
@@ -31,8 +35,8 @@ pub struct RunState {
     pub llm_calls: u32,
     /// Round cap (`agent.max_rounds`).
     pub max_rounds: u32,
-    /// Answers of tool calls already made: (tool, canonical arguments) → content.
-    pub memo: HashMap<(String, String), String>,
+    /// Answers of tool calls already made: (tool, canonical arguments) → results.
+    pub(super) memo: HashMap<(String, String), Answered>,
     /// What formatResponse selected; None when the answer was unusable.
     pub selection: Option<Selection>,
     /// Reasons for `meta.degraded` found during the run.

@@ -68,6 +68,7 @@ pub(super) enum Called {
 }
 
 /// What an answered call added to the run's findings.
+#[derive(Debug, Clone)]
 pub(super) enum Answered {
     /// Microsoft 365 items, by their refs.
     M365(Vec<String>),

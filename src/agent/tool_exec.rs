@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{
     graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
-    tool_call::{Called, Tool, Traced},
+    tool_call::{Answered, Called, Tool, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -21,13 +21,21 @@ pub const NAME: NodeName = "toolExec";
 
 pub struct ToolExec<'a>(pub &'a RunCtx<'a>);
 
-/// How one call ended: the content for the model and whether it is an error.
+/// How one call ended: what the model reads of it.
 struct Outcome {
-    content: String,
-    ok: bool,
+    reply: Reply,
     /// The call named no offered tool or its arguments were rejected.
     invalid: bool,
     memo_key: Option<(String, String)>,
+}
+
+/// What the model reads of a call.
+enum Reply {
+    /// An error or a skip.
+    Text(String),
+    /// Results, written once the round is over, in call order, so that a
+    /// result already read is sent by its ref alone.
+    Results(Answered),
 }
 
 impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
@@ -48,11 +56,10 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
                 async move {
                     if i >= ctx.max_tool_calls {
                         return Outcome {
-                            content: format!(
+                            reply: Reply::Text(format!(
                                 "error: skipped, at most {} tool calls per round",
                                 ctx.max_tool_calls
-                            ),
-                            ok: false,
+                            )),
                             invalid: false,
                             memo_key: None,
                         };
@@ -67,12 +74,19 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
                 state.degraded.push(invalid);
             }
             for (call, outcome) in calls.iter().zip(outcomes) {
-                if let Some(key) = outcome.memo_key.filter(|_| outcome.ok) {
-                    state.memo.insert(key, outcome.content.clone());
-                }
+                let content = match outcome.reply {
+                    Reply::Text(text) => text,
+                    Reply::Results(answered) => {
+                        let content = answered.for_model(ctx.findings);
+                        if let Some(key) = outcome.memo_key {
+                            state.memo.insert(key, answered);
+                        }
+                        content
+                    }
+                };
                 state
                     .messages
-                    .push(ChatMessage::tool(call.id.clone(), outcome.content));
+                    .push(ChatMessage::tool(call.id.clone(), content));
             }
             Ok(StepReport {
                 tool_calls: calls.iter().map(|c| c.function.name.clone()).collect(),
@@ -83,14 +97,13 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
 
 async fn execute(
     ctx: &RunCtx<'_>,
-    memo: &std::collections::HashMap<(String, String), String>,
+    memo: &std::collections::HashMap<(String, String), Answered>,
     call: &ToolCall,
 ) -> Outcome {
     let name = call.function.name.as_str();
     let traced = Traced::start(name, &ctx.events);
     let error = |content: String, invalid: bool| Outcome {
-        content,
-        ok: false,
+        reply: Reply::Text(content),
         invalid,
         memo_key: None,
     };
@@ -105,21 +118,19 @@ async fn execute(
         return error("error: arguments must be a JSON object".to_owned(), true);
     };
     let key = (name.to_owned(), Value::Object(args.clone()).to_string());
-    if let Some(content) = memo.get(&key) {
+    if let Some(answered) = memo.get(&key) {
         traced
             .span()
             .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
         return Outcome {
-            content: content.clone(),
-            ok: true,
+            reply: Reply::Results(answered.clone()),
             invalid: false,
             memo_key: None,
         };
     }
     match traced.call(tool, ctx.call_ctx(), args).await {
         Called::Answered(answered) => Outcome {
-            content: answered.for_model(ctx.findings),
-            ok: true,
+            reply: Reply::Results(answered),
             invalid: false,
             memo_key: Some(key),
         },

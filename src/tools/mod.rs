@@ -119,7 +119,7 @@ impl SuggestionTools {
     /// Keyword search of the caller's Microsoft 365 (OneDrive, SharePoint, Outlook).
     #[tool(
         name = "search_m365",
-        description = "Search the user's Microsoft 365 files, SharePoint pages and mails. Keyword based (KQL): pass a few keywords, not a sentence.",
+        description = "Keyword search (KQL) of the user's Microsoft 365 files and mails: a few words, not a sentence.",
         output_schema = schema_for_output::<M365Found>()
     )]
     async fn search_m365(
@@ -139,7 +139,7 @@ impl SuggestionTools {
     /// Similar LinkUp posts from the post index.
     #[tool(
         name = "search_posts",
-        description = "Find LinkUp posts similar to a query (the requesting post is always excluded).",
+        description = "Find LinkUp posts similar to a query, never the requesting post.",
         output_schema = schema_for_output::<PostsFound>()
     )]
     async fn search_posts(

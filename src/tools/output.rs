@@ -16,9 +16,9 @@ use crate::{
 /// The `_meta` key of a result's degradation reasons (`meta.degraded` strings).
 pub const DEGRADED_META_KEY: &str = "linkup/degraded";
 /// Longest M365 description in the compact text.
-const MAX_DESCRIPTION_CHARS: usize = 200;
+pub const MAX_DESCRIPTION_CHARS: usize = 200;
 /// Longest post text in the compact text.
-const MAX_POST_CHARS: usize = 300;
+pub const MAX_POST_CHARS: usize = 300;
 
 /// `search_m365`'s result.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -44,12 +44,8 @@ pub struct HintWritten {
 /// A Microsoft 365 item as a model reads it.
 #[derive(Serialize)]
 struct CompactM365<'a> {
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    r#ref: Option<&'a str>,
     title: &'a str,
-    /// Without refs, the url names the item.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    url: Option<&'a str>,
+    url: &'a str,
     source: M365Source,
     description: String,
 }
@@ -57,27 +53,19 @@ struct CompactM365<'a> {
 /// A post as a model reads it.
 #[derive(Serialize)]
 struct CompactPost<'a> {
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    r#ref: Option<&'a str>,
-    /// Without refs, the id names the post.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
+    id: &'a str,
     text: String,
     tags: &'a [String],
     category: PostCategory,
 }
 
-/// Items as a JSON array for models: `{ref, title, source, description ≤ 200}`
-/// for items the caller gave a ref, else `{title, url, source, description}`.
-pub fn m365_text<'a>(
-    items: impl IntoIterator<Item = (Option<&'a str>, &'a McpSuggestion)>,
-) -> String {
+/// Items as a JSON array for models: `{title, url, source, description ≤ 200}`.
+pub fn m365_text(items: &[McpSuggestion]) -> String {
     let compact: Vec<_> = items
-        .into_iter()
-        .map(|(r#ref, m)| CompactM365 {
-            r#ref,
+        .iter()
+        .map(|m| CompactM365 {
             title: &m.title,
-            url: r#ref.is_none().then_some(m.url.as_str()),
+            url: &m.url,
             source: m.source,
             description: truncate(&m.description, MAX_DESCRIPTION_CHARS),
         })
@@ -85,16 +73,12 @@ pub fn m365_text<'a>(
     serde_json::to_string(&compact).unwrap_or_default()
 }
 
-/// Posts as a JSON array for models: `{ref, text ≤ 300, tags, category}` for
-/// posts the caller gave a ref, else `{id, text, tags, category}`.
-pub fn posts_text<'a>(
-    posts: impl IntoIterator<Item = (Option<&'a str>, &'a PostSummary)>,
-) -> String {
+/// Posts as a JSON array for models: `{id, text ≤ 300, tags, category}`.
+pub fn posts_text(posts: &[PostSummary]) -> String {
     let compact: Vec<_> = posts
-        .into_iter()
-        .map(|(r#ref, p)| CompactPost {
-            r#ref,
-            id: r#ref.is_none().then_some(p.id.as_str()),
+        .iter()
+        .map(|p| CompactPost {
+            id: &p.id,
             text: truncate(&p.text, MAX_POST_CHARS),
             tags: &p.tags,
             category: p.category,

@@ -13,7 +13,7 @@ use crate::degraded::Degraded;
 /// Arguments of `search_m365`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SearchM365Args {
-    /// Keywords (KQL), at most 500 characters, e.g. "deployment pipeline CI/CD".
+    /// Keywords, e.g. "deployment pipeline" (at most 500 chars).
     pub query: String,
 }
 
@@ -56,6 +56,6 @@ pub(super) async fn run(
         );
         degraded.push(Degraded::M365Partial(e.kind()));
     }
-    let text = with_text.then(|| output::m365_text(found.items.iter().map(|m| (None, m))));
+    let text = with_text.then(|| output::m365_text(&found.items));
     output::answered(&M365Found { items: found.items }, text, &degraded)
 }

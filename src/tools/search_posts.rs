@@ -17,9 +17,9 @@ const LIMIT: usize = 5;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchPostsArgs {
-    /// What the post is about, at most 500 characters.
+    /// What the post is about (at most 500 chars).
     pub query: String,
-    /// A further post id to leave out (the requesting post is always left out).
+    /// Another post id to leave out.
     #[serde(default)]
     pub exclude_post_id: Option<String>,
 }
@@ -54,6 +54,6 @@ pub(super) async fn run(
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));
     }
-    let text = with_text.then(|| output::posts_text(found.posts.iter().map(|p| (None, p))));
+    let text = with_text.then(|| output::posts_text(&found.posts));
     output::answered(&PostsFound { posts: found.posts }, text, &degraded)
 }

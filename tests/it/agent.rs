@@ -72,11 +72,16 @@ async fn agent_returns_the_combined_response_from_its_tool_results_without_dupli
         .filter(|m| m["role"] == "tool")
         .collect();
     assert_eq!(tool_messages.len(), 3, "one tool message per call");
+    let content = |i: usize| tool_messages[i]["content"].as_str().unwrap();
     assert!(
-        tool_messages[0]["content"]
-            .as_str()
-            .unwrap()
-            .contains("\"ref\":\"m1\"")
+        content(0).contains("\nm1 | sharepoint | Deployment pipeline runbook | "),
+        "{}",
+        content(0)
+    );
+    assert_eq!(
+        content(1),
+        "ref | source | title | description\nm1 | (listed above)",
+        "a result the model has read is not sent again"
     );
 }
 
