@@ -107,6 +107,9 @@ pub struct PostsSettings {
     pub purge_interval_secs: u64,
     /// How often posts stored without a vector are embedded again.
     pub embed_retry_interval_secs: u64,
+    /// Least cosine similarity for a post to be suggested by meaning (it
+    /// depends on the embedding model).
+    pub min_similarity: f32,
 }
 
 /// Log output.
@@ -298,6 +301,9 @@ impl Settings {
             if value == 0 {
                 return invalid(key, "must be greater than 0");
             }
+        }
+        if !(0.0..=1.0).contains(&self.posts.min_similarity) {
+            return invalid("posts.min_similarity", "must be between 0 and 1");
         }
         Ok(())
     }

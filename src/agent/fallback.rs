@@ -48,7 +48,7 @@ pub(super) async fn run(ctx: CallCtx<'_>, input: &RunInput, searches: Searches, 
     };
     let posts = async {
         if searches.posts {
-            let query = truncate(input.text.trim(), MAX_QUERY_CHARS - 1);
+            let query = truncate(&input.posts_query(), MAX_QUERY_CHARS - 1);
             call(ctx, Tool::SearchPosts, json!({ "query": query })).await;
         }
     };

@@ -56,6 +56,17 @@ pub struct RunInput {
 }
 
 impl RunInput {
+    /// What the run searches similar posts for when the model does not: the
+    /// text and the author's tags, which name the post's topic.
+    pub fn posts_query(&self) -> String {
+        let mut query = self.text.trim().to_owned();
+        for tag in &self.tags {
+            query.push(' ');
+            query.push_str(tag);
+        }
+        query
+    }
+
     /// The run for a validated `POST /api/suggestions` body.
     pub fn for_request(
         req: SuggestionsRequest,
@@ -276,10 +287,11 @@ impl Orchestrator {
     /// by words only (`posts_lexical_only` when ranking by meaning was configured).
     async fn posts_by_words(&self, findings: &Findings, input: &RunInput) {
         let exclude = [input.post_id.clone()];
+        let query = input.posts_query();
         let search = self
             .deps
             .posts
-            .search_by_words(&input.text, &exclude, response::MAX_POSTS);
+            .search_by_words(&query, &exclude, response::MAX_POSTS);
         match tokio::time::timeout(LATE_READ, search).await {
             Ok(Ok(posts)) => {
                 findings.answered(Source::Posts);

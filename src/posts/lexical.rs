@@ -89,43 +89,51 @@ impl Lexical {
         }
     }
 
-    /// Ids of up to `limit` posts live at `now_ms` containing any of `terms`
-    /// (lower-case keywords), best BM25 score first.
-    pub fn search(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<String> {
+    /// Up to `limit` posts live at `now_ms` containing any of `terms`
+    /// (index terms), best BM25 score first, each with its coverage: the
+    /// share of the query's term weight (IDF; a term no post has weighs as
+    /// much as the rarest) that the post contains, 0 to 1.
+    pub fn search(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<(String, f32)> {
         let n = self.slots.len() as f32;
         if n == 0.0 || limit == 0 {
             return Vec::new();
         }
         let avg_len = self.total_len as f32 / n;
-        let mut scores = vec![0f32; self.docs.len()];
+        let idf = |df: f32| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let mut scores = vec![(0f32, 0f32); self.docs.len()];
         let mut matched = Vec::new();
         let mut seen = HashSet::new();
+        let mut query_weight = 0f32;
         for term in terms {
-            let Some(&id) = self.vocabulary.get(term.as_str()) else {
-                continue;
-            };
-            if !seen.insert(id) {
+            if !seen.insert(term.as_str()) {
                 continue;
             }
+            let Some(&id) = self.vocabulary.get(term.as_str()) else {
+                // As much as the rarest term a post has: in a small index a
+                // missing term would otherwise outweigh every present one.
+                query_weight += idf(1.0);
+                continue;
+            };
             let postings = &self.postings[id as usize];
-            let df = postings.len() as f32;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let idf = idf(postings.len() as f32);
+            query_weight += idf;
             for p in postings {
                 let Some(doc) = &self.docs[p.slot as usize] else {
                     continue;
                 };
                 let (tf, len) = (p.freq as f32, doc.len as f32);
-                let score = &mut scores[p.slot as usize];
+                let (score, weight) = &mut scores[p.slot as usize];
                 if *score == 0.0 {
                     matched.push(p.slot);
                 }
                 *score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
+                *weight += idf;
             }
         }
         let mut ranked: Vec<(f32, u32)> = matched
             .into_iter()
             .filter(|&slot| self.is_live(slot, now_ms))
-            .map(|slot| (scores[slot as usize], slot))
+            .map(|slot| (scores[slot as usize].0, slot))
             .collect();
         let best_first = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if ranked.len() > limit {
@@ -135,7 +143,10 @@ impl Lexical {
         ranked.sort_unstable_by(best_first);
         ranked
             .into_iter()
-            .filter_map(|(_, slot)| self.docs[slot as usize].as_ref().map(|d| d.id.clone()))
+            .filter_map(|(_, slot)| {
+                let doc = self.docs[slot as usize].as_ref()?;
+                Some((doc.id.clone(), scores[slot as usize].1 / query_weight))
+            })
             .collect()
     }
 
@@ -149,6 +160,33 @@ impl Lexical {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Lexical {
+        fn ids(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<String> {
+            self.search(terms, now_ms, limit)
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn coverage_is_the_share_of_the_query_weight_a_post_contains() {
+        let index = index(&[
+            ("both", "kafka consumer lag"),
+            ("one", "kafka topics"),
+            ("other", "lunch in the park"),
+        ]);
+        let found = index.search(&terms(&["kafka", "lag"]), 0, 10);
+        assert_eq!(found[0].0, "both");
+        assert!((found[0].1 - 1.0).abs() < 1e-6, "{found:?}");
+        assert!(found[1].1 > 0.0 && found[1].1 < 0.5, "{found:?}");
+        let unknown = index.search(&terms(&["kafka", "zookeeper"]), 0, 10);
+        assert!(
+            unknown.iter().all(|(_, c)| *c < 0.5),
+            "a query term no post has weighs as much as the rarest: {unknown:?}"
+        );
+    }
 
     /// A question's terms, as the index makes them.
     fn terms(words: &[&str]) -> Vec<String> {
@@ -171,14 +209,14 @@ mod tests {
             ("twice", "kubernetes kubernetes deployment"),
             ("none", "lunch near the station"),
         ]);
-        let found = index.search(&terms(&["kubernetes", "deployment"]), 0, 10);
+        let found = index.ids(&terms(&["kubernetes", "deployment"]), 0, 10);
         assert_eq!(found, ["twice", "rare", "common"]);
     }
 
     #[test]
     fn case_and_punctuation_do_not_matter() {
         let index = index(&[("a", "CI/CD Pipeline: GitHub-Actions")]);
-        assert_eq!(index.search(&terms(&["pipeline", "actions"]), 0, 10), ["a"]);
+        assert_eq!(index.ids(&terms(&["pipeline", "actions"]), 0, 10), ["a"]);
     }
 
     #[test]
@@ -188,39 +226,39 @@ mod tests {
             ("accents", "Meetup at the café near the station"),
             ("compound", "Setting up CI/CD for the e-mail service"),
         ]);
-        assert_eq!(index.search(&terms(&["pipeline"]), 0, 10), ["stems"]);
-        assert_eq!(index.search(&terms(&["deploying"]), 0, 10), ["stems"]);
-        assert_eq!(index.search(&terms(&["cafe"]), 0, 10), ["accents"]);
-        assert_eq!(index.search(&terms(&["cicd"]), 0, 10), ["compound"]);
-        assert_eq!(index.search(&terms(&["email"]), 0, 10), ["compound"]);
+        assert_eq!(index.ids(&terms(&["pipeline"]), 0, 10), ["stems"]);
+        assert_eq!(index.ids(&terms(&["deploying"]), 0, 10), ["stems"]);
+        assert_eq!(index.ids(&terms(&["cafe"]), 0, 10), ["accents"]);
+        assert_eq!(index.ids(&terms(&["cicd"]), 0, 10), ["compound"]);
+        assert_eq!(index.ids(&terms(&["email"]), 0, 10), ["compound"]);
     }
 
     #[test]
     fn replaced_removed_and_expired_posts_are_not_found() {
         let mut index = index(&[("a", "old text about kafka"), ("b", "kafka consumer")]);
         index.insert("a", "new text about redis", None);
-        assert_eq!(index.search(&terms(&["kafka"]), 0, 10), ["b"]);
-        assert_eq!(index.search(&terms(&["redis"]), 0, 10), ["a"]);
+        assert_eq!(index.ids(&terms(&["kafka"]), 0, 10), ["b"]);
+        assert_eq!(index.ids(&terms(&["redis"]), 0, 10), ["a"]);
         index.insert("c", "kafka broker", Some(1_000));
-        assert_eq!(index.search(&terms(&["kafka"]), 999, 10).len(), 2);
-        assert_eq!(index.search(&terms(&["kafka"]), 1_000, 10), ["b"]);
+        assert_eq!(index.ids(&terms(&["kafka"]), 999, 10).len(), 2);
+        assert_eq!(index.ids(&terms(&["kafka"]), 1_000, 10), ["b"]);
         index.remove_many(["b", "missing"]);
         assert!(
             index
-                .search(&terms(&["kafka"]), 0, 10)
+                .ids(&terms(&["kafka"]), 0, 10)
                 .contains(&"c".to_string())
         );
         assert!(
             !index
-                .search(&terms(&["kafka"]), 0, 10)
+                .ids(&terms(&["kafka"]), 0, 10)
                 .contains(&"b".to_string())
         );
         // The freed slot is reused without mixing up postings.
         index.insert("d", "terraform module", None);
-        assert_eq!(index.search(&terms(&["terraform"]), 0, 10), ["d"]);
+        assert_eq!(index.ids(&terms(&["terraform"]), 0, 10), ["d"]);
         assert!(
             !index
-                .search(&terms(&["kafka"]), 0, 10)
+                .ids(&terms(&["kafka"]), 0, 10)
                 .contains(&"d".to_string())
         );
     }
@@ -236,7 +274,7 @@ mod tests {
             };
             index.insert(&format!("p{i}"), text, None);
         }
-        let found = index.search(&terms(&["helm"]), 0, 5);
+        let found = index.ids(&terms(&["helm"]), 0, 5);
         assert_eq!(found.len(), 5);
         assert_eq!(found[0], "p42");
     }

@@ -23,8 +23,20 @@ use crate::{
 use store::{Store, StoredPost};
 use vectors::{VectorSet, fuse};
 
+/// Ranked ids with their score (coverage by words, or similarity).
+type Scored = Vec<(String, f32)>;
+
 /// Candidates taken from each ranking before fusion.
 const CANDIDATES: usize = 50;
+/// Least share of the query's term weight a post must contain to be related
+/// by words (see [`lexical::Lexical::search`]).
+const MIN_COVERAGE: f32 = 0.3;
+/// A post is not suggested when it scores under this share of the best
+/// candidate (by words: coverage; by meaning: similarity).
+const RELATIVE_FLOOR: f32 = 0.75;
+/// Default least cosine similarity for a post to be related by meaning
+/// (`posts.min_similarity`).
+pub const DEFAULT_MIN_SIMILARITY: f32 = 0.4;
 /// Posts embedded per call to the embeddings deployment.
 const EMBED_BATCH: usize = 64;
 
@@ -58,6 +70,8 @@ pub struct PostIndex {
     llm: AzureOpenAi,
     /// One embedding pass at a time: concurrent passes would embed the same rows.
     embedding: Arc<tokio::sync::Mutex<()>>,
+    /// Least cosine similarity of a post related by meaning.
+    min_similarity: f32,
 }
 
 impl PostIndex {
@@ -78,6 +92,7 @@ impl PostIndex {
             vectors: Arc::new(RwLock::new(vectors)),
             llm,
             embedding: Arc::default(),
+            min_similarity: DEFAULT_MIN_SIMILARITY,
         })
     }
 
@@ -120,7 +135,18 @@ impl PostIndex {
         Ok(existed)
     }
 
-    /// The `limit` live posts most relevant to `query`, without `exclude`.
+    /// Sets the least cosine similarity of a post related by meaning.
+    pub fn with_min_similarity(mut self, min_similarity: f32) -> Self {
+        self.min_similarity = min_similarity;
+        self
+    }
+
+    /// Up to `limit` live posts related to `query`, most relevant first,
+    /// without `exclude`. Only related posts: by words, a post must contain
+    /// enough of the query's term weight; by meaning, be similar enough; and
+    /// either way score at least three quarters of the best candidate's. Meaning weighs
+    /// twice words in the ranking, so a post saying the same in other words
+    /// comes first.
     pub async fn search(
         &self,
         query: &str,
@@ -132,9 +158,19 @@ impl PostIndex {
         let semantic = self.semantic(query, now, exclude).await;
         let embedding_error = semantic.as_ref().err().map(LlmError::kind);
         let (ids, lexical_only) = match semantic {
-            Ok(Some(semantic)) => (fuse(&[&lexical, &semantic], limit), false),
+            Ok(Some(semantic)) => {
+                let related: Vec<&str> = related(&lexical, MIN_COVERAGE)
+                    .chain(related(&semantic, self.min_similarity))
+                    .collect();
+                let ids: Vec<String> = fuse(&[(&ids_of(&lexical), 1.0), (&ids_of(&semantic), 2.0)])
+                    .into_iter()
+                    .filter(|id| related.contains(&id.as_str()))
+                    .take(limit)
+                    .collect();
+                (ids, false)
+            }
             _ => (
-                lexical.into_iter().take(limit).collect(),
+                related_by_words(&lexical, limit),
                 self.llm.embeddings_configured(),
             ),
         };
@@ -145,7 +181,7 @@ impl PostIndex {
         })
     }
 
-    /// The `limit` live posts sharing the most words with `query`, without
+    /// Up to `limit` live posts related to `query` by words, without
     /// `exclude`: in memory and SQLite only, no upstream call.
     pub async fn search_by_words(
         &self,
@@ -154,24 +190,25 @@ impl PostIndex {
         limit: usize,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
         let now = now_ms();
-        let ids = self.by_words(query, now, exclude, limit)?;
-        self.summaries(ids, now).await
+        let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
+        self.summaries(related_by_words(&lexical, limit), now).await
     }
 
-    /// Ids of up to `limit` live posts by text rank (BM25), without `exclude`.
+    /// Up to `limit` live posts by text rank (BM25) with their coverage,
+    /// without `exclude`.
     fn by_words(
         &self,
         query: &str,
         now: i64,
         exclude: &[String],
         limit: usize,
-    ) -> Result<Vec<String>, PostIndexError> {
-        let mut ids = self
+    ) -> Result<Scored, PostIndexError> {
+        let mut found = self
             .store
             .lexical(&index_terms(query), now, limit + exclude.len())?;
-        ids.retain(|id| !exclude.contains(id));
-        ids.truncate(limit);
-        Ok(ids)
+        found.retain(|(id, _)| !exclude.contains(id));
+        found.truncate(limit);
+        Ok(found)
     }
 
     /// The live posts with these ids, in this order.
@@ -191,7 +228,7 @@ impl PostIndex {
         query: &str,
         now: i64,
         exclude: &[String],
-    ) -> Result<Option<Vec<String>>, LlmError> {
+    ) -> Result<Option<Scored>, LlmError> {
         if !self.llm.embeddings_configured() {
             return Ok(None);
         }
@@ -300,6 +337,29 @@ impl PostIndex {
             }
         })
     }
+}
+
+/// Ids of the candidates scoring at least `floor` and at least
+/// [`RELATIVE_FLOOR`] of the best.
+fn related(candidates: &Scored, floor: f32) -> impl Iterator<Item = &str> {
+    let best = candidates.iter().map(|(_, s)| *s).fold(0f32, f32::max);
+    let floor = floor.max(best * RELATIVE_FLOOR);
+    candidates
+        .iter()
+        .filter(move |(_, s)| *s >= floor)
+        .map(|(id, _)| id.as_str())
+}
+
+/// The first `limit` posts related by words, in text rank order.
+fn related_by_words(lexical: &Scored, limit: usize) -> Vec<String> {
+    related(lexical, MIN_COVERAGE)
+        .take(limit)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn ids_of(scored: &Scored) -> Vec<String> {
+    scored.iter().map(|(id, _)| id.clone()).collect()
 }
 
 /// What the index searches: text and tags (the category is in the tags' company).

@@ -216,7 +216,7 @@ impl Store {
         terms: &[String],
         now_ms: i64,
         limit: usize,
-    ) -> Result<Vec<String>, PostIndexError> {
+    ) -> Result<Vec<(String, f32)>, PostIndexError> {
         let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
         Ok(lexical.search(terms, now_ms, limit))
     }

@@ -60,18 +60,19 @@ impl VectorSet {
         self.data.truncate(last * self.dims);
     }
 
-    /// Ids of the `limit` live posts most similar to `query`, best first.
+    /// The `limit` live posts most similar to `query`, best first, with
+    /// their cosine similarity.
     pub fn nearest(
         &self,
         query: &[f32],
         now_ms: i64,
         exclude: &[String],
         limit: usize,
-    ) -> Vec<String> {
+    ) -> Vec<(String, f32)> {
         if query.len() != self.dims || limit == 0 {
             return Vec::new();
         }
-        let Some((query, _)) = quantize(query) else {
+        let Some((query, query_scale)) = quantize(query) else {
             return Vec::new();
         };
         // Keep the best `limit` (score, slot) in a small sorted buffer.
@@ -90,7 +91,7 @@ impl VectorSet {
             best.truncate(limit);
         }
         best.into_iter()
-            .map(|(_, slot)| self.slots[slot].0.clone())
+            .map(|(score, slot)| (self.slots[slot].0.clone(), score * query_scale))
             .collect()
     }
 }
@@ -127,27 +128,39 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
     acc.iter().sum::<i32>() + tail
 }
 
-/// Reciprocal rank fusion of rankings (best first): robust to their different scales.
-pub fn fuse(rankings: &[&[String]], limit: usize) -> Vec<String> {
+/// Weighted reciprocal rank fusion of rankings (best first, with their
+/// weights): robust to their different scales.
+pub fn fuse(rankings: &[(&[String], f64)]) -> Vec<String> {
     const K: f64 = 60.0;
     let mut scores: HashMap<&str, f64> = HashMap::new();
-    for ranking in rankings {
+    for (ranking, weight) in rankings {
         for (rank, id) in ranking.iter().enumerate() {
-            *scores.entry(id.as_str()).or_default() += 1.0 / (K + rank as f64 + 1.0);
+            *scores.entry(id.as_str()).or_default() += weight / (K + rank as f64 + 1.0);
         }
     }
     let mut scores: Vec<(&str, f64)> = scores.into_iter().collect();
     scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    scores
-        .into_iter()
-        .take(limit)
-        .map(|(id, _)| id.to_owned())
-        .collect()
+    scores.into_iter().map(|(id, _)| id.to_owned()).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl VectorSet {
+        fn nearest_ids(
+            &self,
+            q: &[f32],
+            now: i64,
+            exclude: &[String],
+            limit: usize,
+        ) -> Vec<String> {
+            self.nearest(q, now, exclude, limit)
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect()
+        }
+    }
 
     #[test]
     fn nearest_skips_expired_excluded_and_orders_by_similarity() {
@@ -156,7 +169,7 @@ mod tests {
         set.insert("b".into(), None, vec![0.7, 0.7]);
         set.insert("c".into(), Some(10), vec![1.0, 0.0]);
         set.insert("d".into(), None, vec![1.0, 0.1]);
-        let ids = set.nearest(&[2.0, 0.0], 100, &["d".to_string()], 5);
+        let ids = set.nearest_ids(&[2.0, 0.0], 100, &["d".to_string()], 5);
         assert_eq!(ids, vec!["a", "b"]);
     }
 
@@ -173,7 +186,7 @@ mod tests {
         }
         set.remove("a");
         set.insert("b".into(), None, v(-5.0));
-        assert_eq!(set.nearest(&v(1.0), 0, &[], 5), vec!["c", "b"]);
+        assert_eq!(set.nearest_ids(&v(1.0), 0, &[], 5), vec!["c", "b"]);
     }
 
     #[test]
@@ -217,16 +230,22 @@ mod tests {
             .collect();
         exact.sort_by(|a, b| b.0.total_cmp(&a.0));
         let exact: Vec<String> = exact.into_iter().take(10).map(|(_, id)| id).collect();
-        let found = set.nearest(&query, 0, &[], 10);
+        let found = set.nearest_ids(&query, 0, &[], 10);
         assert_eq!(found[..2], exact[..2]);
         let shared = found.iter().filter(|id| exact.contains(id)).count();
         assert!(shared >= 9, "{found:?} vs {exact:?}");
     }
 
     #[test]
-    fn fusion_favours_items_ranked_by_both() {
+    fn fusion_favours_items_ranked_by_both_and_weighs_meaning_more() {
         let lexical = vec!["x".to_string(), "y".to_string()];
         let semantic = vec!["z".to_string(), "y".to_string()];
-        assert_eq!(fuse(&[&lexical, &semantic], 3)[0], "y");
+        assert_eq!(fuse(&[(&lexical, 1.0), (&semantic, 1.0)])[0], "y");
+        let semantic = vec!["z".to_string(), "w".to_string()];
+        assert_eq!(
+            fuse(&[(&lexical, 1.0), (&semantic, 2.0)])[0],
+            "z",
+            "first by meaning, absent by words, still first"
+        );
     }
 }

@@ -61,7 +61,9 @@ impl ToolDeps {
             Duration::from_millis(settings.msgraph.timeout_ms),
         )
         .with_max_body_bytes(settings.msgraph.max_body_bytes);
-        let posts = PostIndex::open(&settings.posts.db_path, llm.clone()).await?;
+        let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
+            .await?
+            .with_min_similarity(settings.posts.min_similarity);
         Ok(Self { graph, posts, llm })
     }
 }

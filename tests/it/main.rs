@@ -9,6 +9,7 @@ mod mcp;
 mod mcp_http;
 mod posts;
 mod privacy;
+mod quality;
 mod slow_clients;
 mod suggestions;
 mod upstream_faults;

@@ -139,14 +139,14 @@ async fn at_most_five_similar_posts_are_returned_best_first() {
     for i in 0..8 {
         app.put_post(
             &format!("p-{i}"),
-            post_body(&format!("kubernetes cluster question {i}"), &[]),
+            post_body(&format!("kubernetes cluster upgrade notes {i}"), &[]),
         )
         .await;
     }
     app.put_post(
         "p-best",
         post_body(
-            "kubernetes cluster upgrade kubernetes cluster",
+            "kubernetes cluster upgrade, kubernetes cluster upgrade",
             &["kubernetes"],
         ),
     )
@@ -163,20 +163,42 @@ async fn at_most_five_similar_posts_are_returned_best_first() {
 }
 
 #[tokio::test]
+async fn a_post_sharing_only_common_words_is_not_suggested() {
+    let app = spawn_app().await;
+    app.put_post(
+        "p-related",
+        post_body("How we upgrade a kubernetes cluster without downtime", &[]),
+    )
+    .await;
+    for (id, text) in [
+        ("p-sales", "Our sales cluster meeting moved to Friday"),
+        ("p-lunch", "Lunch cluster near the office: who is in?"),
+        ("p-chess", "Chess club meeting on Friday"),
+    ] {
+        app.put_post(id, post_body(text, &[])).await;
+    }
+    let (_, body) = app
+        .suggest(
+            json!({"postId": "p-x", "text": "Kubernetes cluster upgrade: any downtime?"}),
+            None,
+        )
+        .await;
+    assert_eq!(
+        post_ids(&body),
+        vec!["p-related"],
+        "one related post, not padded with ones sharing a common word: {body}"
+    );
+}
+
+#[tokio::test]
 async fn with_embeddings_posts_are_found_by_meaning_not_only_words() {
     let app = spawn_app_with(Options {
         embeddings: true,
         ..Default::default()
     })
     .await;
-    app.put_post(
-        "p-car",
-        post_body(
-            "Anyone driving to the Pangyo campus? Looking for a carpool",
-            &[],
-        ),
-    )
-    .await;
+    app.put_post("p-car", post_body("Anyone up for a carpool?", &[]))
+        .await;
     app.put_post("p-lunch", post_body("Best restaurant near the office", &[]))
         .await;
     wait_until_embedded(&app, 2).await;

@@ -2,8 +2,9 @@
 //! the documented wire format: `requests[].entityTypes/query.queryString/from/size`
 //! in, `value[].hitsContainers[].hits[].{hitId,rank,summary,resource}` out,
 //! `resource` typed by `@odata.type`; summaries carry `<c0>`/`<ddd/>` highlights;
-//! errors as `{"error": {"code", "message"}}`. KQL is approximated: terms are
-//! ANDed, `OR` between terms makes any match.
+//! errors as `{"error": {"code", "message"}}`. KQL is approximated: words
+//! match whole words (plural or singular), `"quoted phrases"` words in a row;
+//! terms are ANDed, `OR` between terms makes any match.
 
 use std::{
     net::SocketAddr,
@@ -402,24 +403,72 @@ async fn search(
     answer.into_response()
 }
 
+/// The query's terms: words, and `"quoted phrases"` as one term; `OR`/`AND`
+/// are operators, not terms.
 fn terms(query: &str) -> Vec<String> {
-    query
-        .split_whitespace()
-        .filter(|t| *t != "OR" && *t != "AND")
-        .map(|t| t.to_lowercase())
+    let mut out = Vec::new();
+    for (i, part) in query.split('"').enumerate() {
+        if i % 2 == 1 {
+            if !part.trim().is_empty() {
+                out.push(part.trim().to_lowercase());
+            }
+            continue;
+        }
+        out.extend(
+            part.split_whitespace()
+                .filter(|t| *t != "OR" && *t != "AND")
+                .map(|t| t.to_lowercase()),
+        );
+    }
+    out
+}
+
+/// Words of a text, lower-cased (Graph's word breaking, roughly).
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
         .collect()
 }
 
+/// Whether two words match as Graph's English linguistics would match them
+/// (a plural finds its singular and the other way round).
+fn same_word(a: &str, b: &str) -> bool {
+    let base = |w: &str| -> String {
+        w.strip_suffix("es")
+            .filter(|s| {
+                s.ends_with("ss") || s.ends_with('x') || s.ends_with("ch") || s.ends_with("sh")
+            })
+            .or_else(|| {
+                w.strip_suffix('s')
+                    .filter(|s| s.len() > 2 && !s.ends_with('s'))
+            })
+            .unwrap_or(w)
+            .to_owned()
+    };
+    a == b || base(a) == base(b)
+}
+
+/// Whether a term (a word, or a phrase: its words in a row) is in the words.
+fn contains(hay: &[String], term: &str) -> bool {
+    let needle = words(term);
+    !needle.is_empty()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.iter().zip(&needle).all(|(a, b)| same_word(a, b)))
+}
+
+/// KQL, approximately: terms ANDed, any match when `OR` is between them.
 fn matches(query: &str, doc: &Doc) -> bool {
-    let hay = format!("{} {}", doc.title, doc.body).to_lowercase();
+    let hay = words(&format!("{} {}", doc.title, doc.body));
     let terms = terms(query);
     if terms.is_empty() {
         return false;
     }
     if query.split_whitespace().any(|t| t == "OR") {
-        terms.iter().any(|t| hay.contains(t.as_str()))
+        terms.iter().any(|t| contains(&hay, t))
     } else {
-        terms.iter().all(|t| hay.contains(t.as_str()))
+        terms.iter().all(|t| contains(&hay, t))
     }
 }
 

@@ -38,6 +38,10 @@ pub enum ChatStep {
     RawToolCall(&'static str, &'static str),
     /// The final structured answer (serialised into `content`).
     Final(Value),
+    /// The final answer of a model that keeps everything it was shown: every
+    /// ref the tool messages listed (`m3 | …` lines), in order, at most 10
+    /// documents and 5 posts.
+    SelectAll,
     /// 200 and headers at once, then the body one byte every 200 ms, forever.
     Drip,
     Status(u16),
@@ -93,6 +97,8 @@ struct Script {
     /// Percent of chat answers replaced by a fault.
     chaos_percent: u64,
     chaos: super::faults::Chaos,
+    /// Synonym groups of the embedding model, besides [`CONCEPTS`].
+    concepts: Vec<Vec<String>>,
 }
 
 /// Handle of a running fake; clones share it.
@@ -135,6 +141,11 @@ impl FakeOpenAi {
     /// Answers each request with `steps[round]` (the last step once past the end).
     pub fn chat_by_round(&self, steps: Vec<ChatStep>) {
         self.script.lock().unwrap().by_round = steps;
+    }
+
+    /// Words the embedding model also treats as one meaning, per group.
+    pub fn concepts(&self, groups: Vec<Vec<String>>) {
+        self.script.lock().unwrap().concepts = groups;
     }
 
     /// Delays every chat and embeddings answer.
@@ -279,6 +290,7 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
     let (content, calls): (Value, Vec<(&str, String)>) = match step.unwrap_or(stock) {
         ChatStep::Reply(text) => (Value::String(text), Vec::new()),
         ChatStep::Final(answer) => (Value::String(answer.to_string()), Vec::new()),
+        ChatStep::SelectAll => (Value::String(select_all(request).to_string()), Vec::new()),
         ChatStep::ToolCalls(calls) => (
             Value::Null,
             calls.into_iter().map(|(n, a)| (n, a.to_string())).collect(),
@@ -318,6 +330,46 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         text,
     )
         .into_response()
+}
+
+/// Every ref listed in the request's tool messages, in order.
+fn select_all(request: &Value) -> Value {
+    let (mut m365, mut posts) = (Vec::<String>::new(), Vec::<String>::new());
+    let tool_texts = request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str());
+    // One result per line (`m3 | …`), or a JSON array of `{ref, …}` objects.
+    let refs = tool_texts.flat_map(|text| match serde_json::from_str::<Vec<Value>>(text) {
+        Ok(items) => items
+            .iter()
+            .filter_map(|i| i["ref"].as_str().map(str::to_owned))
+            .collect::<Vec<_>>(),
+        Err(_) => text
+            .lines()
+            .map(|l| l.split(" | ").next().unwrap_or_default().to_owned())
+            .collect(),
+    });
+    for r in refs {
+        let r = r.as_str();
+        let digits = r
+            .get(1..)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        let list = match r.as_bytes().first() {
+            Some(b'm') if digits => &mut m365,
+            Some(b'p') if digits => &mut posts,
+            _ => continue,
+        };
+        if !list.iter().any(|x| x == r) {
+            list.push(r.to_owned());
+        }
+    }
+    m365.truncate(10);
+    posts.truncate(5);
+    let hint = (!m365.is_empty() || !posts.is_empty()).then_some("Start with the first result.");
+    json!({ "m365": m365, "posts": posts, "actionHint": hint })
 }
 
 /// A `chat.completion` object as Azure OpenAI sends it.
@@ -406,10 +458,11 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
         }
     };
     let dims = body["dimensions"].as_u64().unwrap_or(1536) as usize;
+    let concepts = script.lock().unwrap().concepts.clone();
     let data: Vec<Value> = inputs
         .iter()
         .enumerate()
-        .map(|(i, text)| json!({ "object": "embedding", "index": i, "embedding": embed(text, dims) }))
+        .map(|(i, text)| json!({ "object": "embedding", "index": i, "embedding": embed(text, dims, &concepts) }))
         .collect();
     Json(
         json!({ "object": "list", "data": data, "model": "text-embedding-3-small",
@@ -418,19 +471,41 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
     .into_response()
 }
 
-/// Bag of concepts: each word (or its synonym group) adds to one dimension.
-fn embed(text: &str, dims: usize) -> Vec<f32> {
+/// English function words: a real embedding model's similarity is carried by
+/// the content words, so the fake leaves these out.
+const FUNCTION_WORDS: &[&str] = &[
+    "about", "after", "again", "all", "also", "and", "any", "anyone", "are", "because", "been",
+    "before", "but", "can", "could", "did", "does", "for", "from", "get", "got", "had", "has",
+    "have", "her", "here", "him", "his", "how", "into", "its", "just", "know", "let", "like",
+    "may", "might", "more", "most", "need", "not", "now", "off", "once", "one", "only", "other",
+    "our", "ours", "out", "over", "own", "please", "same", "she", "should", "some", "such", "than",
+    "thanks", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those",
+    "through", "too", "under", "until", "use", "very", "want", "was", "way", "were", "what",
+    "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you",
+    "your", "yours",
+];
+
+/// Bag of concepts: each word (or its synonym group: `extra`, then
+/// [`CONCEPTS`]) adds to one dimension; words of one or two letters and
+/// function words only as part of a group.
+fn embed(text: &str, dims: usize, extra: &[Vec<String>]) -> Vec<f32> {
     let mut v = vec![0.0f32; dims];
-    for word in text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() > 2)
-    {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
         let word = word.to_lowercase();
-        let concept = CONCEPTS
+        let concept = extra
             .iter()
-            .find(|group| group.contains(&word.as_str()))
-            .map(|group| group[0].to_owned())
-            .unwrap_or(word);
+            .find(|group| group.contains(&word))
+            .map(|group| group[0].clone())
+            .or_else(|| {
+                CONCEPTS
+                    .iter()
+                    .find(|group| group.contains(&word.as_str()))
+                    .map(|group| group[0].to_owned())
+            });
+        let content = word.chars().count() > 2 && !FUNCTION_WORDS.contains(&word.as_str());
+        let Some(concept) = concept.or_else(|| content.then_some(word)) else {
+            continue;
+        };
         let h = concept.bytes().fold(0xcbf29ce484222325u64, |h, b| {
             (h ^ b as u64).wrapping_mul(0x100000001b3)
         });
