@@ -23,20 +23,66 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// Distinct lower-cased keywords of `text` in order of appearance, stop words and
-/// one-character tokens removed. Tokens split on anything but letters and digits,
-/// so `CI/CD` yields `ci` and `cd`.
+/// one-character tokens removed. A compound word stays whole (`CI/CD` gives
+/// `ci/cd`, `e-mail` gives `e-mail`); other punctuation splits words.
 pub fn keywords(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for token in tokens(text) {
-        if token.chars().count() < 2 && token.is_ascii() {
+    let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
+    for word in words {
+        let word = word.trim_matches(|c| JOINERS.contains(&c)).to_lowercase();
+        if (word.chars().count() < 2 && word.is_ascii())
+            || STOP_WORDS.contains(&word.as_str())
+            || out.contains(&word)
+        {
             continue;
         }
-        if STOP_WORDS.contains(&token.as_str()) || out.contains(&token) {
-            continue;
-        }
-        out.push(token);
+        out.push(word);
     }
     out
+}
+
+/// A keyword as a KQL term: a compound word as a phrase (`"ci/cd"`), so
+/// Graph matches its parts together.
+pub fn kql_term(keyword: &str) -> String {
+    if keyword.contains(JOINERS) {
+        format!("\"{keyword}\"")
+    } else {
+        keyword.to_owned()
+    }
+}
+
+/// The query with its terms OR-ed (KQL), for a search that found nothing:
+/// `"quoted phrases"` kept whole, operators and stop words left out. None
+/// when there is nothing to broaden (one term, or already OR-ed).
+pub fn broadened(kql: &str) -> Option<String> {
+    let mut terms: Vec<String> = Vec::new();
+    for (i, part) in kql.split('"').enumerate() {
+        if i % 2 == 1 {
+            let phrase = part.trim();
+            if !phrase.is_empty() {
+                terms.push(format!("\"{phrase}\""));
+            }
+            continue;
+        }
+        for word in part.split_whitespace() {
+            if word == "OR" {
+                return None;
+            }
+            if word == "AND" || word == "NOT" {
+                continue;
+            }
+            let bare = word
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            if bare.chars().count() < 2 || STOP_WORDS.contains(&bare.as_str()) {
+                continue;
+            }
+            if !terms.contains(&word.to_owned()) {
+                terms.push(word.to_owned());
+            }
+        }
+    }
+    (terms.len() > 1).then(|| terms.join(" OR "))
 }
 
 /// Characters that join the parts of a compound word: `CI/CD`, `e-mail`, `node.js`.
@@ -98,22 +144,33 @@ fn fold(word: &str) -> String {
         .collect()
 }
 
-/// Every lower-cased word of `text`: runs of letters and digits.
-fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .map(str::to_lowercase)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn stop_words_and_punctuation_are_removed() {
+    fn stop_words_and_punctuation_are_removed_and_compounds_kept_whole() {
         assert_eq!(
             keywords("How do I set up a CI/CD pipeline for our team's repo?"),
-            vec!["ci", "cd", "pipeline", "team", "repo"]
+            vec!["ci/cd", "pipeline", "team", "repo"]
+        );
+        assert_eq!(keywords("E-mail on k8s."), vec!["e-mail", "k8s"]);
+        assert_eq!(kql_term("ci/cd"), "\"ci/cd\"");
+        assert_eq!(kql_term("pipeline"), "pipeline");
+    }
+
+    #[test]
+    fn a_query_is_broadened_to_its_terms_or_ed_with_phrases_kept() {
+        assert_eq!(
+            broadened("deployment pipeline \"ci/cd\" for the repo").as_deref(),
+            Some("deployment OR pipeline OR \"ci/cd\" OR repo")
+        );
+        assert_eq!(broadened("pipeline"), None, "one term: nothing to broaden");
+        assert_eq!(broadened("a OR b"), None, "already broad");
+        assert_eq!(
+            broadened("vpn AND home").as_deref(),
+            Some("vpn OR home"),
+            "operators are not terms"
         );
     }
 

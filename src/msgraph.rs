@@ -155,6 +155,8 @@ impl GraphClient {
             "query": { "queryString": query },
             "from": 0,
             "size": PAGE_SIZE,
+            // A misspelt query that finds nothing is answered for its correction.
+            "queryAlterationOptions": { "enableModification": true },
         }]});
         let endpoint = self.endpoint.clone().ok_or(GraphError::Connect)?;
         let response = self

@@ -43,6 +43,8 @@ pub struct Collected {
     pub degraded: Vec<Degraded>,
     /// Refs the model has read in full.
     read: HashSet<String>,
+    /// Microsoft 365 refs given so far (items can be dropped; refs are not reused).
+    m365_made: usize,
 }
 
 impl Collected {
@@ -115,13 +117,29 @@ impl Findings {
                         r.clone()
                     }
                     None => {
-                        let r = format!("m{}", c.m365.len() + 1);
+                        c.m365_made += 1;
+                        let r = format!("m{}", c.m365_made);
                         c.m365.push((r.clone(), item));
                         r
                     }
                 }
             })
             .collect()
+    }
+
+    /// The refs of the Microsoft 365 items so far.
+    pub fn m365_refs(&self) -> Vec<String> {
+        self.lock().m365.iter().map(|(r, _)| r.clone()).collect()
+    }
+
+    /// Puts the Microsoft 365 items under `first` first, in that order, and
+    /// forgets those under `drop`.
+    pub fn rerank_m365(&self, first: &[String], drop: &[String]) {
+        let mut c = self.lock();
+        c.m365.retain(|(r, _)| !drop.contains(r));
+        let place = |r: &String| first.iter().position(|f| f == r).unwrap_or(first.len());
+        // Stable: the others keep their order, after `first`.
+        c.m365.sort_by_key(|(r, _)| place(r));
     }
 
     /// Adds posts, merging by id. Returns their refs.

@@ -70,8 +70,9 @@ pub(super) enum Called {
 /// What an answered call added to the run's findings.
 #[derive(Debug, Clone)]
 pub(super) enum Answered {
-    /// Microsoft 365 items, by their refs.
-    M365(Vec<String>),
+    /// Microsoft 365 items, by their refs; `broadened` when the query found
+    /// nothing and these match some of its terms.
+    M365 { refs: Vec<String>, broadened: bool },
     /// Posts, by their refs.
     Posts(Vec<String>),
 }
@@ -81,7 +82,14 @@ impl Answered {
     /// description}`, posts `{ref, text, tags, category}`.
     pub fn for_model(&self, findings: &Findings) -> String {
         match self {
-            Self::M365(refs) => findings.text(Source::M365, refs),
+            Self::M365 { refs, broadened } => {
+                let text = findings.text(Source::M365, refs);
+                if *broadened {
+                    format!("(nothing matched every word; these match some)\n{text}")
+                } else {
+                    text
+                }
+            }
             Self::Posts(refs) => findings.text(Source::Posts, refs),
         }
     }
@@ -205,7 +213,8 @@ fn collect(
             let found: M365Found = serde_json::from_value(value).ok()?;
             let refs = findings.add_m365(found.items);
             let count = refs.len();
-            (Answered::M365(refs), count)
+            let broadened = found.broadened;
+            (Answered::M365 { refs, broadened }, count)
         }
         Tool::SearchPosts => {
             let found: PostsFound = serde_json::from_value(value).ok()?;

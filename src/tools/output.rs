@@ -25,6 +25,9 @@ pub const MAX_POST_CHARS: usize = 300;
 pub struct M365Found {
     /// Documents, list items and mails, deduplicated, best first.
     pub items: Vec<McpSuggestion>,
+    /// The query found nothing, so these are what its terms OR-ed found.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub broadened: bool,
 }
 
 /// `search_posts`' result.

@@ -1,4 +1,5 @@
-//! `search_m365`: Microsoft Graph search as the caller.
+//! `search_m365`: Microsoft Graph search as the caller; a query that finds
+//! nothing is tried once more with its terms OR-ed.
 
 use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
@@ -8,7 +9,7 @@ use super::{
     Caller, ToolDeps, check_query,
     output::{self, M365Found},
 };
-use crate::degraded::Degraded;
+use crate::{degraded::Degraded, keywords};
 
 /// Arguments of `search_m365`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -33,7 +34,7 @@ pub(super) async fn run(
             Some(Degraded::M365NoToken),
         );
     };
-    let found = match deps.graph.search(token.expose(), query).await {
+    let mut found = match deps.graph.search(token.expose(), query).await {
         Ok(found) => found,
         Err(e) => {
             tracing::warn!(
@@ -47,6 +48,26 @@ pub(super) async fn run(
             );
         }
     };
+    // Graph ANDs the terms: a query that found nothing is tried once more
+    // with its terms OR-ed (not after a partial answer: the lost group may
+    // hold matches).
+    let mut broadened = false;
+    let broad = (found.items.is_empty() && found.partial.is_none())
+        .then(|| keywords::broadened(query))
+        .flatten();
+    if let Some(broad) = broad {
+        match deps.graph.search(token.expose(), &broad).await {
+            Ok(more) => {
+                found = more;
+                broadened = true;
+            }
+            Err(e) => tracing::warn!(
+                tool = "search_m365",
+                error.kind = e.kind(),
+                "broadened Graph search failed"
+            ),
+        }
+    }
     let mut degraded = Vec::new();
     if let Some(e) = &found.partial {
         tracing::warn!(
@@ -57,5 +78,9 @@ pub(super) async fn run(
         degraded.push(Degraded::M365Partial(e.kind()));
     }
     let text = with_text.then(|| output::m365_text(&found.items));
-    output::answered(&M365Found { items: found.items }, text, &degraded)
+    let out = M365Found {
+        items: found.items,
+        broadened,
+    };
+    output::answered(&out, text, &degraded)
 }

@@ -114,6 +114,61 @@ async fn tools_are_listed_with_json_schemas_of_their_arguments_and_results() {
 }
 
 #[tokio::test]
+async fn a_search_m365_query_that_finds_nothing_is_tried_again_with_its_terms_or_ed() {
+    let h = harness().await;
+    h.graph.add([
+        Doc::file(
+            "CI/CD onboarding guide",
+            "https://contoso.sharepoint.com/sites/dev/cicd.docx",
+            "Continuous integration for every repo",
+        ),
+        Doc::file(
+            "Lunch menu",
+            "https://contoso.sharepoint.com/sites/cafe/menu.docx",
+            "What the cafe serves",
+        ),
+    ]);
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), None));
+    let search = |query: &'static str| {
+        conn.call(session.id(), "search_m365", args(json!({ "query": query })))
+    };
+
+    let result = search("\"CI/CD\" setup kubernetes").await.unwrap();
+    let found = result.structured_content.as_ref().unwrap();
+    assert_eq!(found["broadened"], true, "{found}");
+    assert_eq!(found["items"][0]["title"], "CI/CD onboarding guide");
+    assert_eq!(found["items"].as_array().unwrap().len(), 1);
+    let queries: Vec<String> = h
+        .graph
+        .received()
+        .iter()
+        .map(|r| {
+            r.body["requests"][0]["query"]["queryString"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert!(
+        queries.contains(&"\"CI/CD\" OR setup OR kubernetes".to_owned()),
+        "the phrase is kept whole: {queries:?}"
+    );
+
+    let exact = search("continuous integration").await.unwrap();
+    let found = exact.structured_content.as_ref().unwrap();
+    assert!(found.get("broadened").is_none(), "found as asked: {found}");
+    let before = h.graph.received().len();
+    let nothing = search("payroll").await.unwrap();
+    assert_eq!(nothing.structured_content.unwrap()["items"], json!([]));
+    assert_eq!(
+        h.graph.received().len() - before,
+        2,
+        "one term: nothing to broaden (one request per entity group)"
+    );
+}
+
+#[tokio::test]
 async fn each_tool_answers_a_typed_result() {
     let h = harness().await;
     h.graph.add([Doc::file(

@@ -9,14 +9,14 @@ use crate::support::quality::{Figures, M365Figures as M365, PostFigures as Posts
 const FLOORS: Figures = Figures {
     questions: 32,
     fallback_m365: M365 {
-        recall_at_10: 0.70,
-        precision_at_10: 0.18,
-        mrr: 0.55,
+        recall_at_10: 0.72,
+        precision_at_10: 0.75,
+        mrr: 0.83,
     },
     agent_m365: M365 {
-        recall_at_10: 0.60,
-        precision_at_10: 0.85,
-        mrr: 0.85,
+        recall_at_10: 0.70,
+        precision_at_10: 0.87,
+        mrr: 0.92,
     },
     posts_words: Posts {
         hit_at_5: 0.65,

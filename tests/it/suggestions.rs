@@ -154,8 +154,18 @@ async fn graph_is_searched_with_keywords_not_the_raw_sentence_in_two_entity_grou
             !q.contains("How do I") && !q.contains('?'),
             "raw sentence sent: {q}"
         );
-        assert!(q.contains("deployment"), "{q}");
+        assert_eq!(q.split_whitespace().count(), 2, "a pair of key words: {q}");
     }
+    assert!(
+        queries.contains(&"deployment pipeline".to_owned()),
+        "{queries:?}"
+    );
+    assert!(
+        received
+            .iter()
+            .all(|r| r.body["requests"][0]["queryAlterationOptions"]["enableModification"] == true),
+        "a misspelt query is answered for its correction"
+    );
     let groups: Vec<Value> = received
         .iter()
         .map(|r| r.body["requests"][0]["entityTypes"].clone())

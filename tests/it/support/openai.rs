@@ -40,7 +40,8 @@ pub enum ChatStep {
     Final(Value),
     /// The final answer of a model that keeps everything it was shown: every
     /// ref the tool messages listed (`m3 | …` lines), in order, at most 10
-    /// documents and 5 posts.
+    /// documents and 5 posts; what broadened searches found only when no
+    /// other search found a document.
     SelectAll,
     /// 200 and headers at once, then the body one byte every 200 ms, forever.
     Drip,
@@ -335,12 +336,20 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
 /// Every ref listed in the request's tool messages, in order.
 fn select_all(request: &Value) -> Value {
     let (mut m365, mut posts) = (Vec::<String>::new(), Vec::<String>::new());
-    let tool_texts = request["messages"]
+    let all_texts: Vec<&str> = request["messages"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|m| m["role"] == "tool")
-        .filter_map(|m| m["content"].as_str());
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    // Like a careful model, it leaves out what a broadened search found when
+    // a search matching every word found something.
+    let broad = |t: &&str| t.starts_with("(nothing matched every word");
+    let exact_found = all_texts
+        .iter()
+        .any(|t| !broad(t) && t.lines().any(|l| l.starts_with('m')));
+    let tool_texts = all_texts.into_iter().filter(|t| !(exact_found && broad(t)));
     // One result per line (`m3 | …`), or a JSON array of `{ref, …}` objects.
     let refs = tool_texts.flat_map(|text| match serde_json::from_str::<Vec<Value>>(text) {
         Ok(items) => items
