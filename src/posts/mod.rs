@@ -30,7 +30,7 @@ type Scored = Vec<(String, f32)>;
 const CANDIDATES: usize = 50;
 /// Least share of the query's term weight a post must contain to be related
 /// by words (see [`lexical::Lexical::search`]).
-const MIN_COVERAGE: f32 = 0.3;
+const MIN_COVERAGE: f32 = 0.4;
 /// A post is not suggested when it scores under this share of the best
 /// candidate (by words: coverage; by meaning: similarity).
 const RELATIVE_FLOOR: f32 = 0.75;

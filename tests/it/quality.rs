@@ -19,14 +19,14 @@ const FLOORS: Figures = Figures {
         mrr: 0.92,
     },
     posts_words: Posts {
-        hit_at_5: 0.65,
-        mrr: 0.63,
-        unrelated_per_panel: 0.35,
+        hit_at_5: 0.60,
+        mrr: 0.60,
+        unrelated_per_panel: 0.12,
     },
     posts_hybrid: Posts {
         hit_at_5: 0.95,
         mrr: 0.85,
-        unrelated_per_panel: 0.95,
+        unrelated_per_panel: 0.85,
     },
     chat_calls_per_request: 2.0,
     chat_bytes_per_request: 8_000.0,
