@@ -329,8 +329,10 @@ async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
     let svc = Service::start(&llm_env(&graph, &openai));
     seed_posts(http, &svc, 200).await;
     drive(http, &svc, 64, 64).await;
-    // round 1 (300) + parallel tools (Graph 150) + round 2 (300)
-    let critical = 750.0;
+    // round 1 (300) + parallel tools (Graph 150, and 150 more for the query
+    // that finds nothing in this corpus, "CI/CD release": search_m365 tries
+    // it again with its terms OR-ed) + round 2 (300)
+    let critical = 900.0;
     let p50_over = |lat: &mut Vec<Duration>| {
         lat.sort();
         pct(lat, 0.5) - critical
@@ -517,11 +519,11 @@ fn b7_corpus() -> Vec<Doc> {
 /// B7's posts: five earlier posts of realistic length about the same need.
 async fn b7_posts(http: &reqwest::Client, svc: &Service) {
     let texts = [
-        "We set up our deployment pipeline with GitHub Actions last quarter: build, test, deploy to staging on every merge, and a manual approval for production. Happy to show anyone how the workflow files are organised.",
+        "We set up our repo's deployment pipeline with GitHub Actions last quarter: build, test, deploy to staging on every merge, and a manual approval for production. Happy to show anyone how the workflow files are organised.",
         "Does anyone have a template for a repo's deployment pipeline? Our team is moving off the old Jenkins server and we would like to copy what works for the other teams rather than start from scratch.",
-        "Tip: the platform team reviews new deployment pipelines on Thursdays. Bring your workflow file and your rollback plan; it took us twenty minutes and we found two missing checks.",
-        "Our release pipeline kept failing on flaky integration tests. We split them into a separate stage with retries and deploys are green again. Write-up in the team channel if useful.",
-        "Who owns the shared GitHub Actions runners? Our deployment jobs wait ten minutes in the queue every morning and we would like to know whether we can add capacity for our repo.",
+        "Tip: the platform team reviews the deployment pipeline of a new repo on Thursdays. Bring your workflow file and your rollback plan; it took us twenty minutes and we found two missing checks.",
+        "The deployment pipeline of our biggest repo kept failing on flaky integration tests. We split them into a separate stage with retries and deploys are green again. Write-up in the team channel.",
+        "Who owns the shared runners of the deployment pipeline? Jobs for our repo wait ten minutes in the queue every morning and we would like to know whether we can add capacity.",
     ];
     let posts: Vec<Value> = texts
         .iter()

@@ -100,9 +100,11 @@ impl Lexical {
         }
         let avg_len = self.total_len as f32 / n;
         let idf = |df: f32| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        let mut scores = vec![(0f32, 0f32); self.docs.len()];
+        let mut scores = vec![0f32; self.docs.len()];
         let mut matched = Vec::new();
         let mut seen = HashSet::new();
+        // (term id, its IDF) of the query's terms some post has.
+        let mut weights: Vec<(u32, f32)> = Vec::new();
         let mut query_weight = 0f32;
         for term in terms {
             if !seen.insert(term.as_str()) {
@@ -117,23 +119,23 @@ impl Lexical {
             let postings = &self.postings[id as usize];
             let idf = idf(postings.len() as f32);
             query_weight += idf;
+            weights.push((id, idf));
             for p in postings {
                 let Some(doc) = &self.docs[p.slot as usize] else {
                     continue;
                 };
                 let (tf, len) = (p.freq as f32, doc.len as f32);
-                let (score, weight) = &mut scores[p.slot as usize];
+                let score = &mut scores[p.slot as usize];
                 if *score == 0.0 {
                     matched.push(p.slot);
                 }
                 *score += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
-                *weight += idf;
             }
         }
         let mut ranked: Vec<(f32, u32)> = matched
             .into_iter()
             .filter(|&slot| self.is_live(slot, now_ms))
-            .map(|slot| (scores[slot as usize].0, slot))
+            .map(|slot| (scores[slot as usize], slot))
             .collect();
         let best_first = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if ranked.len() > limit {
@@ -141,11 +143,17 @@ impl Lexical {
             ranked.truncate(limit);
         }
         ranked.sort_unstable_by(best_first);
+        // Coverage of the few kept, from each one's own terms.
         ranked
             .into_iter()
             .filter_map(|(_, slot)| {
                 let doc = self.docs[slot as usize].as_ref()?;
-                Some((doc.id.clone(), scores[slot as usize].1 / query_weight))
+                let contained: f32 = weights
+                    .iter()
+                    .filter(|(id, _)| doc.terms.contains(id))
+                    .map(|(_, w)| w)
+                    .sum();
+                Some((doc.id.clone(), contained / query_weight))
             })
             .collect()
     }

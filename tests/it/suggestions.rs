@@ -365,7 +365,10 @@ fn readme_body(marker: &str) -> Value {
 async fn the_readme_example_finds_the_example_post_with_nothing_configured() {
     let app = spawn_app().await;
     let status = app
-        .put_post("p-77", readme_body("curl -X PUT localhost:8080/api/posts/p-77"))
+        .put_post(
+            "p-77",
+            readme_body("curl -X PUT localhost:8080/api/posts/p-77"),
+        )
         .await;
     assert_eq!(status, 201);
     let (status, body) = app
