@@ -707,3 +707,33 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
     };
     assert_eq!(strip(last["data"].clone()), strip(plain));
 }
+
+#[tokio::test]
+async fn the_model_reads_that_a_search_was_broadened() {
+    let app = agent_app(vec![]).await;
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![(
+            "search_m365",
+            json!({"query": "\"CI/CD\" kubernetes"}),
+        )]),
+        final_answer(json!(["m1"]), json!([]), "Read the guide."),
+    ]);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    let second = &app.openai.chat_requests()[1].body;
+    let tool = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    let content = tool["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("(nothing matched every word; these match some)\n"),
+        "{content}"
+    );
+    assert!(
+        content.contains("m1 | sharepoint | CI/CD onboarding guide"),
+        "{content}"
+    );
+    assert_eq!(titles(&body), vec!["CI/CD onboarding guide"]);
+}
