@@ -31,9 +31,12 @@ const CANDIDATES: usize = 50;
 /// Least share of the query's term weight a post must contain to be related
 /// by words (see [`lexical::Lexical::search`]).
 const MIN_COVERAGE: f32 = 0.4;
-/// A post is not suggested when it scores under this share of the best
-/// candidate (by words: coverage; by meaning: similarity).
+/// By words, a post is not suggested when its coverage is under this share
+/// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
+/// By meaning, a post is not suggested when its similarity is more than
+/// this under the best candidate's (cosines differ by amounts, not ratios).
+const SIMILARITY_BAND: f32 = 0.1;
 /// Default least cosine similarity for a post to be related by meaning
 /// (`posts.min_similarity`).
 pub const DEFAULT_MIN_SIMILARITY: f32 = 0.4;
@@ -143,10 +146,10 @@ impl PostIndex {
 
     /// Up to `limit` live posts related to `query`, most relevant first,
     /// without `exclude`. Only related posts: by words, a post must contain
-    /// enough of the query's term weight; by meaning, be similar enough; and
-    /// either way score at least three quarters of the best candidate's. Meaning weighs
-    /// twice words in the ranking, so a post saying the same in other words
-    /// comes first.
+    /// enough of the query's term weight and three quarters of the best
+    /// candidate's; by meaning, be similar enough and within a band of the
+    /// best candidate. Meaning weighs twice words in the ranking, so a post
+    /// saying the same in other words comes first.
     pub async fn search(
         &self,
         query: &str,
@@ -159,8 +162,11 @@ impl PostIndex {
         let embedding_error = semantic.as_ref().err().map(LlmError::kind);
         let (ids, lexical_only) = match semantic {
             Ok(Some(semantic)) => {
-                let related: Vec<&str> = related(&lexical, MIN_COVERAGE)
-                    .chain(related(&semantic, self.min_similarity))
+                let min_similarity = self.min_similarity;
+                let related: Vec<&str> = related_by_coverage(&lexical)
+                    .chain(above(&semantic, |best| {
+                        min_similarity.max(best - SIMILARITY_BAND)
+                    }))
                     .collect();
                 let ids: Vec<String> = fuse(&[(&ids_of(&lexical), 1.0), (&ids_of(&semantic), 2.0)])
                     .into_iter()
@@ -339,20 +345,24 @@ impl PostIndex {
     }
 }
 
-/// Ids of the candidates scoring at least `floor` and at least
-/// [`RELATIVE_FLOOR`] of the best.
-fn related(candidates: &Scored, floor: f32) -> impl Iterator<Item = &str> {
+/// Ids of the candidates scoring at least `floor(best score)`.
+fn above(candidates: &Scored, floor: impl Fn(f32) -> f32) -> impl Iterator<Item = &str> {
     let best = candidates.iter().map(|(_, s)| *s).fold(0f32, f32::max);
-    let floor = floor.max(best * RELATIVE_FLOOR);
+    let floor = floor(best);
     candidates
         .iter()
         .filter(move |(_, s)| *s >= floor)
         .map(|(id, _)| id.as_str())
 }
 
+/// Ids of the candidates related by words, in text rank order.
+fn related_by_coverage(lexical: &Scored) -> impl Iterator<Item = &str> {
+    above(lexical, |best| MIN_COVERAGE.max(best * RELATIVE_FLOOR))
+}
+
 /// The first `limit` posts related by words, in text rank order.
 fn related_by_words(lexical: &Scored, limit: usize) -> Vec<String> {
-    related(lexical, MIN_COVERAGE)
+    related_by_coverage(lexical)
         .take(limit)
         .map(str::to_owned)
         .collect()

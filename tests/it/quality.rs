@@ -26,7 +26,7 @@ const FLOORS: Figures = Figures {
     posts_hybrid: Posts {
         hit_at_5: 0.95,
         mrr: 0.85,
-        unrelated_per_panel: 0.85,
+        unrelated_per_panel: 0.6,
     },
     chat_calls_per_request: 2.0,
     chat_bytes_per_request: 8_000.0,

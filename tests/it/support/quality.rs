@@ -373,7 +373,7 @@ impl Figures {
             self.questions,
             m("fallback", &self.fallback_m365),
             m(
-                "agent (scripted model keeping every result)",
+                "agent (scripted model keeping what it is shown)",
                 &self.agent_m365
             ),
             p("words only", &self.posts_words),
