@@ -225,6 +225,17 @@ pub enum RunPath {
     Partial,
 }
 
+impl RunPath {
+    /// Lower-case name, as on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Agent => "agent",
+            Self::Fallback => "fallback",
+            Self::Partial => "partial",
+        }
+    }
+}
+
 /// The one shape of every 4xx/5xx body.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ErrorBody {

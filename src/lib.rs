@@ -9,6 +9,7 @@
 //! - [`tools`]: the MCP server and its tools (typed results), reached by the
 //!   agent over an in-process duplex and by any MCP client at `/mcp`.
 //! - [`llm`]: the `ChatModel` seam and the Azure OpenAI client (chat, embeddings).
+//! - [`metrics`]: the Prometheus metrics every part records into.
 //! - [`msgraph`]: Microsoft Graph search client.
 //! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.
 //! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
@@ -23,6 +24,7 @@ pub mod contract;
 pub mod degraded;
 pub mod keywords;
 pub mod llm;
+pub mod metrics;
 pub mod msgraph;
 pub mod posts;
 pub mod server;

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::{
     contract::{M365Source, McpSuggestion},
+    metrics::{self, Metrics},
     upstream::{self, BodyError},
 };
 
@@ -101,6 +102,7 @@ pub struct GraphClient {
     endpoint: Option<reqwest::Url>,
     timeout: Duration,
     max_body_bytes: usize,
+    metrics: Metrics,
 }
 
 impl GraphClient {
@@ -115,7 +117,14 @@ impl GraphClient {
             endpoint,
             timeout,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            metrics: Metrics::default(),
         }
+    }
+
+    /// Records its calls into `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     /// Caps the size of a search answer read (larger ones fail `TooLarge`).
@@ -126,8 +135,8 @@ impl GraphClient {
 
     /// Searches files/list items and mails in parallel. Fails only when both fail.
     pub async fn search(&self, token: &str, query: &str) -> Result<GraphSearch, GraphError> {
-        let files = self.search_group(token, query, &["driveItem", "listItem"]);
-        let mails = self.search_group(token, query, &["message"]);
+        let files = self.timed("files", token, query, &["driveItem", "listItem"]);
+        let mails = self.timed("mail", token, query, &["message"]);
         match futures::join!(files, mails) {
             (Ok(mut a), Ok(b)) => {
                 a.extend(b);
@@ -142,6 +151,22 @@ impl GraphClient {
             }),
             (Err(e), Err(_)) => Err(e),
         }
+    }
+
+    /// One entity group's search, recorded in the metrics as `group`.
+    async fn timed(
+        &self,
+        group: &'static str,
+        token: &str,
+        query: &str,
+        entity_types: &[&str],
+    ) -> Result<Vec<McpSuggestion>, GraphError> {
+        let started = std::time::Instant::now();
+        let result = self.search_group(token, query, entity_types).await;
+        let seconds = started.elapsed().as_secs_f64();
+        self.metrics
+            .graph_call(group, metrics::outcome(&result, GraphError::kind), seconds);
+        result
     }
 
     async fn search_group(

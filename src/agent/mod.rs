@@ -179,6 +179,14 @@ impl Orchestrator {
             tracing::info!(path = ?path, rounds = response.meta.rounds, m365 = response.m365.len(),
             posts = response.posts.len(), elapsed_ms = response.meta.elapsed_ms, "run done")
         });
+        let elapsed = input.arrived.elapsed();
+        self.deps.metrics.run_done(
+            path.as_str(),
+            response.meta.rounds,
+            &response.meta.degraded,
+            elapsed.as_secs_f64(),
+            elapsed > Duration::from_millis(self.settings.timeout_ms + LATE_MS),
+        );
         events.emit(RunEvent::Result {
             data: Box::new(response.clone()),
         });
@@ -308,6 +316,9 @@ impl Orchestrator {
         }
     }
 }
+
+/// A response this much past its deadline counts as late (`linkup_run_late`).
+const LATE_MS: u64 = 50;
 
 /// How long a deadline may wait for the posts read from the database.
 const LATE_READ: Duration = Duration::from_millis(20);

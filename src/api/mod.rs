@@ -65,6 +65,7 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         .merge(probes::router())
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound })
+        .layer(middleware::from_fn_with_state(state.clone(), record_http))
         .layer(MapResponseLayer::new(error::in_error_shape))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(
@@ -90,6 +91,36 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         req
     }))
     .with_state(state)
+}
+
+/// Records each request in the metrics: route template (`unmatched` for
+/// none), method (`other` beyond the usual ones), status, latency.
+async fn record_http(
+    State(state): State<AppState>,
+    req: Request,
+    next: middleware::Next,
+) -> Response {
+    let started = Instant::now();
+    let route = crate::metrics::intern(
+        req.extensions()
+            .get::<MatchedPath>()
+            .map_or("unmatched", MatchedPath::as_str),
+    );
+    let method = match *req.method() {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    };
+    let metrics = &state.deps.metrics;
+    let _in_flight = metrics.http_started();
+    let response = next.run(req).await;
+    let seconds = started.elapsed().as_secs_f64();
+    metrics.http_done(route, method, response.status().as_str(), seconds);
+    response
 }
 
 /// When the request's head was read.

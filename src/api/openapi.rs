@@ -21,7 +21,8 @@ use crate::contract;
         posts::remove,
         posts::batch,
         probes::healthz,
-        probes::readyz
+        probes::readyz,
+        probes::metrics
     ),
     components(schemas(
         contract::SuggestionsRequest,

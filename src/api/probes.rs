@@ -1,6 +1,12 @@
-//! Liveness and readiness.
+//! Liveness, readiness and the metrics.
 
-use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
+use axum::{
+    Json, Router,
+    extract::State,
+    http::{StatusCode, header},
+    response::IntoResponse,
+    routing::get,
+};
 
 use super::AppState;
 use crate::contract::Readiness;
@@ -9,6 +15,28 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+}
+
+/// The Prometheus metrics (OpenMetrics text); not behind the API keys, like the probes.
+#[utoipa::path(get, path = "/metrics", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let m = &state.deps.metrics;
+    let (posts, embedded) = state.posts.counts();
+    let backlog = if state.deps.llm.embeddings_configured() {
+        posts.saturating_sub(embedded)
+    } else {
+        0
+    };
+    m.post_index(posts as i64, embedded as i64, backlog as i64);
+    m.llm_circuit(state.orchestrator.circuit_open());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        m.render(),
+    )
 }
 
 /// Always 200 while the process serves.

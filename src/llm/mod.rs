@@ -12,6 +12,7 @@ use reqwest::{StatusCode, header};
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::{
+    metrics::{self, Metrics},
     settings::{AzureOpenAiSettings, Secret},
     upstream::{self, BodyError},
 };
@@ -109,6 +110,7 @@ impl ChatModel for AzureOpenAi {
 #[derive(Clone)]
 pub struct AzureOpenAi {
     inner: Arc<Inner>,
+    metrics: Metrics,
 }
 
 struct Inner {
@@ -122,6 +124,9 @@ struct Inner {
     embeddings_timeout: Duration,
     max_chat_body_bytes: usize,
     max_embedding_body_bytes_per_input: usize,
+    /// Deployment names, for the metrics' labels.
+    chat_deployment: String,
+    embedding_deployment: String,
 }
 
 /// Largest error body read (Azure's errors are a few hundred bytes).
@@ -156,8 +161,17 @@ impl AzureOpenAi {
                 embeddings_timeout: Duration::from_millis(s.embeddings_timeout_ms),
                 max_chat_body_bytes: s.max_chat_body_bytes,
                 max_embedding_body_bytes_per_input: s.max_embedding_body_bytes_per_input,
+                chat_deployment: s.chat_deployment.clone(),
+                embedding_deployment: s.embedding_deployment.clone(),
             }),
+            metrics: Metrics::default(),
         }
+    }
+
+    /// Records its calls into `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     pub fn chat_configured(&self) -> bool {
@@ -170,6 +184,28 @@ impl AzureOpenAi {
 
     /// One chat completion at temperature 0.
     pub async fn chat(
+        &self,
+        messages: &[ChatMessage],
+        options: ChatOptions<'_>,
+    ) -> Result<ChatResponse, LlmError> {
+        let started = std::time::Instant::now();
+        let result = self.chat_call(messages, options).await;
+        let deployment = &self.inner.chat_deployment;
+        let seconds = started.elapsed().as_secs_f64();
+        self.metrics.llm_call(
+            "chat",
+            deployment,
+            metrics::outcome(&result, LlmError::kind),
+            seconds,
+        );
+        if let Ok(Some(usage)) = result.as_ref().map(|r| r.usage.as_ref()) {
+            self.metrics
+                .llm_tokens(deployment, usage.prompt_tokens, usage.completion_tokens);
+        }
+        result
+    }
+
+    async fn chat_call(
         &self,
         messages: &[ChatMessage],
         options: ChatOptions<'_>,
@@ -202,6 +238,18 @@ impl AzureOpenAi {
 
     /// Embeds each input; the result has one vector per input, in order.
     pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let started = std::time::Instant::now();
+        let result = self.embed_call(inputs).await;
+        self.metrics.llm_call(
+            "embeddings",
+            &self.inner.embedding_deployment,
+            metrics::outcome(&result, LlmError::kind),
+            started.elapsed().as_secs_f64(),
+        );
+        result
+    }
+
+    async fn embed_call(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
         let url = self
             .inner
             .embeddings_url

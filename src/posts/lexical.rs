@@ -37,6 +37,11 @@ pub struct Lexical {
 }
 
 impl Lexical {
+    /// Posts indexed (live or expired but not yet purged).
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Adds or replaces a post's text.
     pub fn insert(&mut self, id: &str, text: &str, expires_at_ms: Option<i64>) {
         self.remove_many([id]);

@@ -19,6 +19,7 @@ use crate::{
     contract::PostSummary,
     keywords::index_terms,
     llm::{AzureOpenAi, LlmError},
+    metrics::Metrics,
 };
 use store::{Store, StoredPost};
 use vectors::{VectorSet, fuse};
@@ -75,6 +76,7 @@ pub struct PostIndex {
     embedding: Arc<tokio::sync::Mutex<()>>,
     /// Least cosine similarity of a post related by meaning.
     min_similarity: f32,
+    metrics: Metrics,
 }
 
 impl PostIndex {
@@ -96,6 +98,7 @@ impl PostIndex {
             llm,
             embedding: Arc::default(),
             min_similarity: DEFAULT_MIN_SIMILARITY,
+            metrics: Metrics::default(),
         })
     }
 
@@ -138,6 +141,18 @@ impl PostIndex {
         Ok(existed)
     }
 
+    /// Records its searches into `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    /// Posts indexed, and how many of them have a vector.
+    pub fn counts(&self) -> (usize, usize) {
+        let embedded = self.vectors.read().map_or(0, |v| v.len());
+        (self.store.indexed(), embedded)
+    }
+
     /// Sets the least cosine similarity of a post related by meaning.
     pub fn with_min_similarity(mut self, min_similarity: f32) -> Self {
         self.min_similarity = min_similarity;
@@ -151,6 +166,18 @@ impl PostIndex {
     /// best candidate. Meaning weighs twice words in the ranking, so a post
     /// saying the same in other words comes first.
     pub async fn search(
+        &self,
+        query: &str,
+        exclude: &[String],
+        limit: usize,
+    ) -> Result<PostSearch, PostIndexError> {
+        let started = std::time::Instant::now();
+        let result = self.search_ranked(query, exclude, limit).await;
+        self.metrics.post_search(started.elapsed().as_secs_f64());
+        result
+    }
+
+    async fn search_ranked(
         &self,
         query: &str,
         exclude: &[String],

@@ -221,6 +221,11 @@ impl Store {
         Ok(lexical.search(terms, now_ms, limit))
     }
 
+    /// Posts in the in-memory text index.
+    pub fn indexed(&self) -> usize {
+        self.lexical.read().map_or(0, |l| l.len())
+    }
+
     /// Every stored vector with its post's expiry (loaded once at start-up).
     pub fn vectors(&self) -> Result<Vec<StoredVector>, PostIndexError> {
         self.read(|c| {

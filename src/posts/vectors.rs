@@ -18,6 +18,11 @@ pub struct VectorSet {
 }
 
 impl VectorSet {
+    /// Vectors held.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn insert(&mut self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
         if self.dims != 0 && vector.len() != self.dims {
             tracing::warn!(

@@ -33,6 +33,7 @@ pub use session::{Caller, SESSION_META_KEY, SessionRegistry};
 use crate::{
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},
     llm::AzureOpenAi,
+    metrics::Metrics,
     msgraph::GraphClient,
     posts::{PostIndex, PostIndexError},
     settings::Settings,
@@ -47,6 +48,8 @@ pub struct ToolDeps {
     pub graph: GraphClient,
     pub posts: PostIndex,
     pub llm: AzureOpenAi,
+    /// What every part records into (scraped at `GET /metrics`).
+    pub metrics: Metrics,
 }
 
 impl ToolDeps {
@@ -54,17 +57,26 @@ impl ToolDeps {
     /// connection pool, and the post index opened: the one wiring used by the
     /// app, the tests and the benches.
     pub async fn build(settings: &Settings, http: reqwest::Client) -> Result<Self, PostIndexError> {
-        let llm = AzureOpenAi::new(http.clone(), &settings.azure_openai);
+        let metrics = Metrics::default();
+        let llm =
+            AzureOpenAi::new(http.clone(), &settings.azure_openai).with_metrics(metrics.clone());
         let graph = GraphClient::new(
             http,
             &settings.msgraph.base_url,
             Duration::from_millis(settings.msgraph.timeout_ms),
         )
-        .with_max_body_bytes(settings.msgraph.max_body_bytes);
+        .with_max_body_bytes(settings.msgraph.max_body_bytes)
+        .with_metrics(metrics.clone());
         let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
             .await?
-            .with_min_similarity(settings.posts.min_similarity);
-        Ok(Self { graph, posts, llm })
+            .with_min_similarity(settings.posts.min_similarity)
+            .with_metrics(metrics.clone());
+        Ok(Self {
+            graph,
+            posts,
+            llm,
+            metrics,
+        })
     }
 }
 
@@ -129,13 +141,16 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchM365Args>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        match self.caller(&ctx) {
-            Ok(caller) => {
-                let work = search_m365::run(&self.deps, &caller, args, self.door.with_text());
-                cancellable(ctx, work).await
+        self.recorded("search_m365", async {
+            match self.caller(&ctx) {
+                Ok(caller) => {
+                    let work = search_m365::run(&self.deps, &caller, args, self.door.with_text());
+                    cancellable(ctx, work).await
+                }
+                Err(e) => e,
             }
-            Err(e) => e,
-        }
+        })
+        .await
     }
 
     /// Similar LinkUp posts from the post index.
@@ -149,13 +164,16 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchPostsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        match self.caller(&ctx) {
-            Ok(caller) => {
-                let work = search_posts::run(&self.deps, &caller, args, self.door.with_text());
-                cancellable(ctx, work).await
+        self.recorded("search_posts", async {
+            match self.caller(&ctx) {
+                Ok(caller) => {
+                    let work = search_posts::run(&self.deps, &caller, args, self.door.with_text());
+                    cancellable(ctx, work).await
+                }
+                Err(e) => e,
             }
-            Err(e) => e,
-        }
+        })
+        .await
     }
 
     /// One-line next-step hint for the post's author.
@@ -169,7 +187,8 @@ impl SuggestionTools {
         Parameters(args): Parameters<HintArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        cancellable(ctx, action_hint::run(&self.deps, args)).await
+        let work = cancellable(ctx, action_hint::run(&self.deps, args));
+        self.recorded("generate_action_hint", work).await
     }
 
     /// The whole Suggestions panel for a post (`/mcp` only).
@@ -187,11 +206,33 @@ impl SuggestionTools {
             return output::failed("get_suggestions is offered on /mcp only", None);
         };
         let caller = http::caller(&ctx);
-        cancellable(ctx, get_suggestions::run(panels.as_ref(), caller, request)).await
+        let work = cancellable(ctx, get_suggestions::run(panels.as_ref(), caller, request));
+        self.recorded("get_suggestions", work).await
     }
 }
 
 impl SuggestionTools {
+    /// Runs a tool call and records it: `ok`, `error` (its source failed) or
+    /// `invalid` (the call itself was wrong), by door.
+    async fn recorded(
+        &self,
+        tool: &'static str,
+        work: impl Future<Output = CallToolResult>,
+    ) -> CallToolResult {
+        let result = work.await;
+        let outcome = match result.is_error {
+            Some(true) if output::degraded_of(&result).is_empty() => "invalid",
+            Some(true) => "error",
+            _ => "ok",
+        };
+        let door = match self.door {
+            Door::InProcess(_) => "in_process",
+            Door::Http(_) => "mcp",
+        };
+        self.deps.metrics.tool_call(tool, door, outcome);
+        result
+    }
+
     /// The caller of this call: registered in-process, or the HTTP request's.
     fn caller(&self, ctx: &RequestContext<RoleServer>) -> Result<Arc<Caller>, CallToolResult> {
         match &self.door {

@@ -7,6 +7,7 @@ mod http_edge;
 mod interop;
 mod mcp;
 mod mcp_http;
+mod metrics;
 mod posts;
 mod privacy;
 mod quality;

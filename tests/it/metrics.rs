@@ -1,0 +1,206 @@
+//! `GET /metrics`: scraped after agent, fallback and failing requests and
+//! read with a Prometheus text-format parser (not the service's code).
+
+use serde_json::json;
+
+use crate::support::{
+    Options, TestApp,
+    graph::{Behavior, TOKEN},
+    openai::ChatStep,
+    post_body, spawn_app_with_corpus,
+};
+
+/// The scrape, parsed; and its text.
+async fn scrape(app: &TestApp) -> (prometheus_parse::Scrape, String) {
+    let res = app
+        .http
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("scrape");
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/openmetrics-text")
+    );
+    let text = res.text().await.unwrap();
+    let lines = text.lines().map(|l| Ok(l.to_owned()));
+    (
+        prometheus_parse::Scrape::parse(lines).expect("parses"),
+        text,
+    )
+}
+
+/// The value of the sample `name` whose labels include `labels` (0 when absent).
+fn value(scrape: &prometheus_parse::Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
+    scrape
+        .samples
+        .iter()
+        .filter(|s| s.metric == name)
+        .filter(|s| labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
+        .map(|s| match s.value {
+            prometheus_parse::Value::Counter(v)
+            | prometheus_parse::Value::Gauge(v)
+            | prometheus_parse::Value::Untyped(v) => v,
+            prometheus_parse::Value::Histogram(ref h) => h.last().map_or(0.0, |b| b.count),
+            prometheus_parse::Value::Summary(_) => 0.0,
+        })
+        .sum()
+}
+
+#[tokio::test]
+async fn a_scrape_counts_requests_runs_upstream_and_tool_calls_without_user_text() {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        env: vec![("LINKUP__SERVER__API_KEYS", "key-1".into())],
+        ..Options::default()
+    })
+    .await;
+    let put = app
+        .http
+        .put(app.url("/api/posts/p-77"))
+        .header("x-api-key", "key-1")
+        .json(&post_body(
+            "Our deployment pipeline uses GitHub Actions",
+            &["devops"],
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 201);
+    let ask = |text: &str| {
+        app.http
+            .post(app.url("/api/suggestions"))
+            .header("x-api-key", "key-1")
+            .bearer_auth(TOKEN)
+            .json(&json!({"postId": "q-1", "text": text, "tags": ["devops"]}))
+            .send()
+    };
+    // An agent run: one round of searches, then the answer.
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "deployment pipeline"})),
+            ("search_posts", json!({"query": "deployment pipeline"})),
+        ]),
+        ChatStep::Final(json!({"m365": ["m1"], "posts": ["p1"], "actionHint": "Read it."})),
+    ]);
+    assert_eq!(
+        ask("SECRET-POST-TEXT deployment pipeline")
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    // The LLM fails: the fallback answers; then Graph's mail group fails too.
+    app.openai.chat([ChatStep::Status(500)]);
+    assert_eq!(
+        ask("deployment pipeline runbook").await.unwrap().status(),
+        200
+    );
+    app.graph.mail(Behavior::Status(503));
+    app.openai.chat([ChatStep::Status(500)]);
+    assert_eq!(
+        ask("deployment pipeline runbook").await.unwrap().status(),
+        200
+    );
+
+    let (m, text) = scrape(&app).await;
+    let route = ("route", "/api/suggestions");
+    assert_eq!(
+        value(
+            &m,
+            "linkup_http_requests_total",
+            &[route, ("method", "POST"), ("status", "200")]
+        ),
+        3.0
+    );
+    // (The parser does not read braces inside a label value: read the line.)
+    assert!(
+        text.contains(
+            "linkup_http_requests_total{route=\"/api/posts/{post_id}\",method=\"PUT\",status=\"401\"} 1\n"
+        ),
+        "the corpus's post sent without the key; routes are templates, not ids: {text}"
+    );
+    assert_eq!(
+        value(&m, "linkup_http_requests_in_flight", &[]),
+        1.0,
+        "the scrape itself"
+    );
+    assert_eq!(
+        value(&m, "linkup_http_request_duration_seconds_count", &[route]),
+        3.0
+    );
+    assert_eq!(value(&m, "linkup_runs_total", &[("path", "agent")]), 1.0);
+    assert_eq!(value(&m, "linkup_runs_total", &[("path", "fallback")]), 2.0);
+    assert_eq!(
+        value(&m, "linkup_run_degraded_total", &[("reason", "llm_error")]),
+        2.0
+    );
+    assert_eq!(value(&m, "linkup_run_duration_seconds_count", &[]), 3.0);
+    assert_eq!(value(&m, "linkup_run_late_total", &[]), 0.0);
+    assert_eq!(
+        value(
+            &m,
+            "linkup_llm_calls_total",
+            &[("op", "chat"), ("outcome", "ok")]
+        ),
+        2.0
+    );
+    assert_eq!(
+        value(
+            &m,
+            "linkup_llm_calls_total",
+            &[("op", "chat"), ("outcome", "upstream_error")]
+        ),
+        2.0,
+        "{text}"
+    );
+    assert_eq!(
+        value(&m, "linkup_llm_tokens_total", &[("kind", "prompt")]),
+        240.0,
+        "the fake reports 120 prompt tokens per call"
+    );
+    assert!(
+        value(
+            &m,
+            "linkup_graph_calls_total",
+            &[("group", "files"), ("outcome", "ok")]
+        ) >= 3.0
+    );
+    assert!(
+        value(
+            &m,
+            "linkup_graph_calls_total",
+            &[("group", "mail"), ("outcome", "upstream_error")]
+        ) >= 1.0
+    );
+    assert!(
+        value(
+            &m,
+            "linkup_graph_call_duration_seconds_count",
+            &[("group", "files")]
+        ) >= 3.0
+    );
+    assert!(
+        value(
+            &m,
+            "linkup_tool_calls_total",
+            &[
+                ("tool", "search_m365"),
+                ("door", "in_process"),
+                ("outcome", "ok")
+            ]
+        ) >= 2.0
+    );
+    assert_eq!(value(&m, "linkup_posts", &[]), 1.0, "{text}");
+    assert_eq!(value(&m, "linkup_llm_circuit_open", &[]), 0.0);
+    assert!(value(&m, "linkup_post_search_duration_seconds_count", &[]) >= 1.0);
+    assert!(value(&m, "linkup_process_resident_memory_bytes", &[]) > 1e6);
+    assert!(value(&m, "linkup_process_threads", &[]) >= 1.0);
+    assert!(value(&m, "linkup_process_open_fds", &[]) >= 3.0);
+    for secret in ["SECRET-POST-TEXT", TOKEN, "key-1", "pipeline", "runbook"] {
+        assert!(!text.contains(secret), "{secret} in the metrics");
+    }
+}
