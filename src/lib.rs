@@ -53,6 +53,8 @@ pub struct App {
     limits: server::Limits,
     /// Ends the `/mcp` sessions (and their open streams) at shutdown.
     mcp_shutdown: tokio_util::sync::CancellationToken,
+    /// The listener of `/metrics` when `server.admin_addr` is set.
+    admin: Option<(TcpListener, axum::Router)>,
 }
 
 impl App {
@@ -83,6 +85,14 @@ impl App {
             .await
             .with_context(|| format!("binding {}", settings.server.addr))?;
         let limits = server::Limits::from_settings(&settings.server);
+        let admin_listener = match settings.server.admin_addr {
+            Some(addr) => Some(
+                TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("binding the admin listener {addr}"))?,
+            ),
+            None => None,
+        };
         let state = AppState {
             orchestrator,
             posts,
@@ -90,12 +100,14 @@ impl App {
             settings: Arc::new(settings),
         };
         let mcp_shutdown = tokio_util::sync::CancellationToken::new();
+        let admin = admin_listener.map(|l| (l, api::admin_router(state.clone())));
         Ok(Self {
             listener,
             router: api::router(state, mcp_shutdown.clone()),
             maintenance,
             limits,
             mcp_shutdown,
+            admin,
         })
     }
 
@@ -106,18 +118,36 @@ impl App {
             .expect("a bound TCP listener has a local address")
     }
 
+    /// The admin listener's address, when `server.admin_addr` is set.
+    pub fn admin_addr(&self) -> Option<SocketAddr> {
+        self.admin.as_ref().and_then(|(l, _)| l.local_addr().ok())
+    }
+
     /// Serves until `shutdown` resolves, then lets in-flight requests finish
     /// (at most the grace period).
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let mcp_shutdown = self.mcp_shutdown;
-        let shutdown = async move {
+        // Cancelled at shutdown: ends the `/mcp` sessions and both listeners.
+        let stop = self.mcp_shutdown;
+        let trigger = stop.clone();
+        tokio::spawn(async move {
             shutdown.await;
-            mcp_shutdown.cancel();
+            trigger.cancel();
+        });
+        let main = server::serve(
+            self.listener,
+            self.router,
+            self.limits,
+            stop.clone().cancelled_owned(),
+        );
+        let admin = async {
+            if let Some((listener, router)) = self.admin {
+                server::serve(listener, router, self.limits, stop.cancelled_owned()).await;
+            }
         };
-        server::serve(self.listener, self.router, self.limits, shutdown).await;
+        futures::join!(main, admin);
         self.maintenance.abort();
         Ok(())
     }

@@ -35,6 +35,10 @@ pub struct McpSettings {
 pub struct ServerSettings {
     /// Address to listen on; port 0 picks a free one.
     pub addr: SocketAddr,
+    /// A second listener for `/metrics` only (then not served on `addr`), so
+    /// the metrics need not be public; unset or empty: none.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    pub admin_addr: Option<SocketAddr>,
     /// Accepted `X-Api-Key` values; empty means no key is required.
     #[serde(default)]
     pub api_keys: Vec<Secret>,
@@ -53,6 +57,21 @@ pub struct ServerSettings {
     pub body_timeout_ms: u64,
     /// Open connections at most; further ones wait in the listen backlog.
     pub max_connections: usize,
+}
+
+/// An optional value where an empty string (an environment variable set to
+/// nothing) means none.
+fn empty_as_none<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let raw: Option<String> = Option::deserialize(d)?;
+    match raw.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => v.parse().map(Some).map_err(serde::de::Error::custom),
+    }
 }
 
 /// Limits of one suggestions run.
@@ -391,6 +410,22 @@ mod tests {
         assert_eq!(s.azure_openai.chat_deployment, "new");
         assert_eq!(s.agent.timeout_ms, 1500);
         assert_eq!(s.server.api_keys, vec![Secret::new("a"), Secret::new("b")]);
+    }
+
+    #[test]
+    fn the_admin_address_is_optional_and_checked() {
+        assert_eq!(load(&[]).unwrap().server.admin_addr, None);
+        let empty = load(&[("LINKUP__SERVER__ADMIN_ADDR", "")]).unwrap();
+        assert_eq!(empty.server.admin_addr, None);
+        let set = load(&[("LINKUP__SERVER__ADMIN_ADDR", "127.0.0.1:9090")]).unwrap();
+        assert_eq!(
+            set.server.admin_addr,
+            Some("127.0.0.1:9090".parse().unwrap())
+        );
+        let err = load(&[("LINKUP__SERVER__ADMIN_ADDR", "nine")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("admin_addr"), "{err}");
     }
 
     #[test]

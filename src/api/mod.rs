@@ -62,7 +62,7 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
     ));
     let mut app = Router::new()
         .merge(api)
-        .merge(probes::router())
+        .merge(probes::router(state.settings.server.admin_addr.is_none()))
         .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound })
         .layer(middleware::from_fn_with_state(state.clone(), record_http))
@@ -121,6 +121,15 @@ async fn record_http(
     let seconds = started.elapsed().as_secs_f64();
     metrics.http_done(route, method, response.status().as_str(), seconds);
     response
+}
+
+/// The admin listener's surface (`server.admin_addr`): `/metrics` only.
+pub fn admin_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", axum::routing::get(probes::metrics))
+        .fallback(|| async { ApiError::NotFound })
+        .layer(MapResponseLayer::new(error::in_error_shape))
+        .with_state(state)
 }
 
 /// When the request's head was read.

@@ -11,11 +11,17 @@ use axum::{
 use super::AppState;
 use crate::contract::Readiness;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+/// The probes, and `/metrics` when `with_metrics` (not when an admin
+/// listener serves it).
+pub fn router(with_metrics: bool) -> Router<AppState> {
+    let router = Router::new()
         .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
+        .route("/readyz", get(readyz));
+    if with_metrics {
+        router.route("/metrics", get(metrics))
+    } else {
+        router
+    }
 }
 
 /// The Prometheus metrics (OpenMetrics text); not behind the API keys, like the probes.

@@ -204,3 +204,40 @@ async fn a_scrape_counts_requests_runs_upstream_and_tool_calls_without_user_text
         assert!(!text.contains(secret), "{secret} in the metrics");
     }
 }
+
+#[tokio::test]
+async fn with_an_admin_address_the_metrics_are_served_there_and_not_on_the_public_listener() {
+    let app = crate::support::spawn_app_with(Options {
+        env: vec![("LINKUP__SERVER__ADMIN_ADDR", "127.0.0.1:0".into())],
+        ..Options::default()
+    })
+    .await;
+    let public = app.http.get(app.url("/metrics")).send().await.unwrap();
+    assert_eq!(public.status(), 404);
+    let admin = app.admin.expect("an admin listener");
+    let scrape = app
+        .http
+        .get(format!("http://{admin}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(scrape.status(), 200);
+    let text = scrape.text().await.unwrap();
+    assert!(
+        text.contains(
+            "linkup_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 1"
+        ),
+        "the public 404 is counted: {text}"
+    );
+    let other = app
+        .http
+        .get(format!("http://{admin}/api/suggestions"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        other.status(),
+        404,
+        "the admin listener serves /metrics only"
+    );
+}

@@ -37,6 +37,8 @@ pub fn listening_addr(stdout: std::process::ChildStdout) -> String {
 /// The app under test and its fakes.
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// The admin listener (`server.admin_addr`), when configured.
+    pub admin: Option<SocketAddr>,
     pub http: reqwest::Client,
     pub graph: FakeGraph,
     pub openai: FakeOpenAi,
@@ -72,12 +74,14 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     let settings = Settings::load_from(&PathBuf::from("config"), env).expect("test settings");
     let app = App::build(settings).await.expect("app builds");
     let addr = app.local_addr();
+    let admin = app.admin_addr();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async {
         let _ = rx.await;
     }));
     TestApp {
         addr,
+        admin,
         http: reqwest::Client::builder()
             .no_proxy()
             .build()
