@@ -263,4 +263,16 @@ pub struct Readiness {
     pub embeddings_configured: bool,
     pub graph_base_url: String,
     pub llm_circuit_open: bool,
+    /// Each upstream's rate-limit state: `ok`, `warning` (under 10 % of its
+    /// limit left) or `throttled` (a 429's retry time has not passed).
+    pub rate_limits: RateLimits,
+}
+
+/// Rate-limit state per upstream.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RateLimits {
+    pub azure_openai_chat: String,
+    pub azure_openai_embeddings: String,
+    pub graph: String,
 }

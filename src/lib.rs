@@ -12,6 +12,7 @@
 //! - [`metrics`]: the Prometheus metrics every part records into.
 //! - [`msgraph`]: Microsoft Graph search client.
 //! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.
+//! - [`ratelimit`]: what an upstream's rate limits allow (after a 429, nothing until its retry time).
 //! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
 //! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
 //!   graceful shutdown.
@@ -27,6 +28,7 @@ pub mod llm;
 pub mod metrics;
 pub mod msgraph;
 pub mod posts;
+pub mod ratelimit;
 pub mod server;
 pub mod settings;
 pub mod telemetry;

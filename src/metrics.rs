@@ -65,6 +65,7 @@ struct Inner {
     llm_duration: Family<Labels<2>, Histogram, fn() -> Histogram>,
     llm_tokens: Family<Labels<2>, Counter>,
     llm_circuit_open: Gauge,
+    rate_limit: Family<Labels<2>, Gauge>,
     graph_calls: Family<Labels<2>, Counter>,
     graph_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
     tool_calls: Family<Labels<3>, Counter>,
@@ -93,6 +94,7 @@ impl Default for Inner {
             llm_duration: seconds_family(),
             llm_tokens: Family::default(),
             llm_circuit_open: Gauge::default(),
+            rate_limit: Family::default(),
             graph_calls: Family::default(),
             graph_duration: seconds_family(),
             tool_calls: Family::default(),
@@ -165,6 +167,11 @@ impl Default for Inner {
             "llm_circuit_open",
             "1 while the LLM circuit breaker skips the agent",
             inner.llm_circuit_open.clone(),
+        );
+        r.register(
+            "upstream_rate_limit",
+            "1 for each upstream's rate-limit state (ok, warning, throttled), 0 for the others",
+            inner.rate_limit.clone(),
         );
         r.register(
             "graph_calls",
@@ -306,6 +313,16 @@ impl Metrics {
             i.llm_tokens
                 .get_or_create(&[("deployment", deployment), ("kind", kind)])
                 .inc_by(n);
+        }
+    }
+
+    /// An upstream's rate-limit state (`ok`, `warning`, `throttled`).
+    pub fn rate_limit(&self, upstream: &'static str, state: &str) {
+        for s in ["ok", "warning", "throttled"] {
+            self.0
+                .rate_limit
+                .get_or_create(&[("upstream", upstream), ("state", s)])
+                .set(i64::from(s == state));
         }
     }
 

@@ -2,7 +2,7 @@
 //! (delegated token), files + list items and mails in two parallel requests,
 //! hits mapped to `McpSuggestion`.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use reqwest::{StatusCode, header};
 use serde::Deserialize;
@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::{
     contract::{M365Source, McpSuggestion},
     metrics::{self, Metrics},
+    ratelimit::{self, RateLimit},
     upstream::{self, BodyError},
 };
 
@@ -103,6 +104,8 @@ pub struct GraphClient {
     timeout: Duration,
     max_body_bytes: usize,
     metrics: Metrics,
+    /// After a 429, no search until its retry time (shared by the clones).
+    limit: Arc<RateLimit>,
 }
 
 impl GraphClient {
@@ -118,7 +121,13 @@ impl GraphClient {
             timeout,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             metrics: Metrics::default(),
+            limit: Arc::default(),
         }
+    }
+
+    /// The rate-limit state: `throttled` until a 429's retry time, else `ok`.
+    pub fn rate_limit(&self) -> &'static str {
+        self.limit.state()
     }
 
     /// Records its calls into `metrics`.
@@ -135,6 +144,11 @@ impl GraphClient {
 
     /// Searches files/list items and mails in parallel. Fails only when both fail.
     pub async fn search(&self, token: &str, query: &str) -> Result<GraphSearch, GraphError> {
+        if let Some(wait) = self.limit.throttled_for() {
+            return Err(GraphError::RateLimited {
+                retry_after_secs: Some(wait.as_secs_f64().ceil() as u64),
+            });
+        }
         let files = self.timed("files", token, query, &["driveItem", "listItem"]);
         let mails = self.timed("mail", token, query, &["message"]);
         match futures::join!(files, mails) {
@@ -194,6 +208,10 @@ impl GraphClient {
             .await
             .map_err(|e| GraphError::from_reqwest(&e))?;
         let status = response.status();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            self.limit
+                .throttled(ratelimit::retry_after(response.headers()));
+        }
         if !status.is_success() {
             return Err(status_error(status, response.headers()));
         }

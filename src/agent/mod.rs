@@ -199,6 +199,11 @@ impl Orchestrator {
             Some(Degraded::LlmUnconfigured)
         } else if self.circuit.is_open() {
             Some(Degraded::LlmCircuitOpen)
+        } else if self.deps.llm.chat_throttled() {
+            // A 429's retry time has not passed: not even one call.
+            Some(Degraded::from(&crate::llm::LlmError::RateLimited {
+                retry_after_secs: None,
+            }))
         } else {
             None
         };

@@ -9,7 +9,16 @@ use axum::{
 };
 
 use super::AppState;
-use crate::contract::Readiness;
+use crate::contract::{RateLimits, Readiness};
+
+fn rate_limits(state: &AppState) -> RateLimits {
+    let (chat, embeddings) = state.deps.llm.rate_limits();
+    RateLimits {
+        azure_openai_chat: chat.to_owned(),
+        azure_openai_embeddings: embeddings.to_owned(),
+        graph: state.deps.graph.rate_limit().to_owned(),
+    }
+}
 
 /// The probes, and `/metrics` when `with_metrics` (not when an admin
 /// listener serves it).
@@ -36,6 +45,10 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     };
     m.post_index(posts as i64, embedded as i64, backlog as i64);
     m.llm_circuit(state.orchestrator.circuit_open());
+    let limits = rate_limits(&state);
+    m.rate_limit("azure_openai_chat", &limits.azure_openai_chat);
+    m.rate_limit("azure_openai_embeddings", &limits.azure_openai_embeddings);
+    m.rate_limit("graph", &limits.graph);
     (
         [(
             header::CONTENT_TYPE,
@@ -68,6 +81,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         embeddings_configured: state.deps.llm.embeddings_configured(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
+        rate_limits: rate_limits(&state),
     };
     let status = if ready {
         StatusCode::OK

@@ -8,11 +8,12 @@ pub mod wire;
 use std::{sync::Arc, time::Duration};
 
 use futures::future::BoxFuture;
-use reqwest::{StatusCode, header};
+use reqwest::StatusCode;
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::{
     metrics::{self, Metrics},
+    ratelimit::{self, RateLimit},
     settings::{AzureOpenAiSettings, Secret},
     upstream::{self, BodyError},
 };
@@ -127,6 +128,9 @@ struct Inner {
     /// Deployment names, for the metrics' labels.
     chat_deployment: String,
     embedding_deployment: String,
+    /// Each deployment's rate limits (Azure OpenAI limits per deployment).
+    chat_limit: RateLimit,
+    embeddings_limit: RateLimit,
 }
 
 /// Largest error body read (Azure's errors are a few hundred bytes).
@@ -163,6 +167,8 @@ impl AzureOpenAi {
                 max_embedding_body_bytes_per_input: s.max_embedding_body_bytes_per_input,
                 chat_deployment: s.chat_deployment.clone(),
                 embedding_deployment: s.embedding_deployment.clone(),
+                chat_limit: RateLimit::default(),
+                embeddings_limit: RateLimit::default(),
             }),
             metrics: Metrics::default(),
         }
@@ -180,6 +186,20 @@ impl AzureOpenAi {
 
     pub fn embeddings_configured(&self) -> bool {
         self.inner.embeddings_url.is_some()
+    }
+
+    /// Whether a 429's retry time has not passed yet for the chat deployment.
+    pub fn chat_throttled(&self) -> bool {
+        self.inner.chat_limit.throttled_for().is_some()
+    }
+
+    /// The rate-limit state (`ok`, `warning`, `throttled`) of the chat and
+    /// the embeddings deployments.
+    pub fn rate_limits(&self) -> (&'static str, &'static str) {
+        (
+            self.inner.chat_limit.state(),
+            self.inner.embeddings_limit.state(),
+        )
     }
 
     /// One chat completion at temperature 0.
@@ -211,6 +231,7 @@ impl AzureOpenAi {
         options: ChatOptions<'_>,
     ) -> Result<ChatResponse, LlmError> {
         let url = self.inner.chat_url.as_ref().ok_or(LlmError::Unconfigured)?;
+        refuse_while_throttled(&self.inner.chat_limit)?;
         let body = ChatRequest {
             messages,
             temperature: 0.0,
@@ -225,6 +246,7 @@ impl AzureOpenAi {
                 &body,
                 self.inner.chat_timeout,
                 self.inner.max_chat_body_bytes,
+                &self.inner.chat_limit,
             )
             .await?;
         if response.choices.is_empty() {
@@ -255,6 +277,7 @@ impl AzureOpenAi {
             .embeddings_url
             .as_ref()
             .ok_or(LlmError::Unconfigured)?;
+        refuse_while_throttled(&self.inner.embeddings_limit)?;
         let body = EmbeddingsRequest {
             input: inputs,
             dimensions: self.inner.dimensions,
@@ -262,7 +285,13 @@ impl AzureOpenAi {
         let cap = EMBEDDINGS_ENVELOPE_BYTES
             + inputs.len() * self.inner.max_embedding_body_bytes_per_input;
         let mut response: EmbeddingsResponse = self
-            .post(url, &body, self.inner.embeddings_timeout, cap)
+            .post(
+                url,
+                &body,
+                self.inner.embeddings_timeout,
+                cap,
+                &self.inner.embeddings_limit,
+            )
             .await?;
         if response.data.len() != inputs.len() {
             return Err(LlmError::Malformed);
@@ -271,13 +300,15 @@ impl AzureOpenAi {
         Ok(response.data.into_iter().map(|d| d.embedding).collect())
     }
 
-    /// POSTs `body`; reads an answer of at most `cap` bytes.
+    /// POSTs `body`; reads an answer of at most `cap` bytes; `limit` learns
+    /// the deployment's rate limits from the answer's headers.
     async fn post<B: Serialize, R: DeserializeOwned + Send + 'static>(
         &self,
         url: &reqwest::Url,
         body: &B,
         timeout: Duration,
         cap: usize,
+        limit: &RateLimit,
     ) -> Result<R, LlmError> {
         let key = self
             .inner
@@ -296,6 +327,10 @@ impl AzureOpenAi {
             .await
             .map_err(|e| transport_error(&e))?;
         let status = response.status();
+        limit.observe(response.headers());
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            limit.throttled(ratelimit::retry_after(response.headers()));
+        }
         if status.is_success() {
             return upstream::json(response, cap).await.map_err(|e| match e {
                 BodyError::TooLarge(_) => LlmError::TooLarge,
@@ -306,15 +341,22 @@ impl AzureOpenAi {
                 BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
             });
         }
-        let retry_after_secs = response
-            .headers()
-            .get(header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok());
+        let retry_after_secs =
+            ratelimit::retry_after(response.headers()).map(|d| d.as_secs_f64().ceil() as u64);
         let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
             .await
             .unwrap_or_default();
         Err(status_error(status, retry_after_secs, &body))
+    }
+}
+
+/// A deployment still throttled by a 429 is not called: the error at once.
+fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
+    match limit.throttled_for() {
+        Some(wait) => Err(LlmError::RateLimited {
+            retry_after_secs: Some(wait.as_secs_f64().ceil() as u64),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -241,3 +241,84 @@ async fn with_an_admin_address_the_metrics_are_served_there_and_not_on_the_publi
         "the admin listener serves /metrics only"
     );
 }
+
+#[tokio::test]
+async fn after_a_429_no_call_goes_to_that_upstream_until_its_retry_time() {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        ..Options::default()
+    })
+    .await;
+    let body = json!({"postId": "q-1", "text": "deployment pipeline", "tags": ["devops"]});
+    // Azure OpenAI answers 429 (retry-after-ms 6000): the run falls back.
+    app.openai.chat([ChatStep::Status(429)]);
+    let (_, first) = app.suggest(body.clone(), Some(TOKEN)).await;
+    assert!(
+        crate::support::strings(&first["meta"]["degraded"])
+            .contains(&"llm_rate_limited".to_owned())
+    );
+    let chat_calls = app.openai.chat_requests().len();
+    // The next request does not call it at all.
+    let (status, second) = app.suggest(body.clone(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        app.openai.chat_requests().len(),
+        chat_calls,
+        "no chat call while throttled"
+    );
+    assert_eq!(second["meta"]["path"], "fallback");
+    assert!(
+        crate::support::strings(&second["meta"]["degraded"])
+            .contains(&"llm_rate_limited".to_owned())
+    );
+
+    // Graph answers 429 (Retry-After: 3): the next searches answer at once.
+    app.graph.files(Behavior::Status(429));
+    app.suggest(body.clone(), Some(TOKEN)).await;
+    app.graph.files(Behavior::Normal);
+    let graph_calls = app.graph.received().len();
+    let (_, third) = app.suggest(body, Some(TOKEN)).await;
+    assert_eq!(
+        app.graph.received().len(),
+        graph_calls,
+        "no Graph request while throttled"
+    );
+    assert!(
+        crate::support::strings(&third["meta"]["degraded"])
+            .contains(&"m365_rate_limited".to_owned())
+    );
+    assert_eq!(third["unavailableSources"], json!(["m365"]));
+
+    let ready: serde_json::Value = app
+        .http
+        .get(app.url("/readyz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        ready["rateLimits"]["azureOpenaiChat"], "throttled",
+        "{ready}"
+    );
+    assert_eq!(ready["rateLimits"]["graph"], "throttled");
+    assert_eq!(ready["rateLimits"]["azureOpenaiEmbeddings"], "ok");
+    let (m, _) = scrape(&app).await;
+    assert_eq!(
+        value(
+            &m,
+            "linkup_upstream_rate_limit",
+            &[("upstream", "graph"), ("state", "throttled")]
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &m,
+            "linkup_upstream_rate_limit",
+            &[("upstream", "graph"), ("state", "ok")]
+        ),
+        0.0
+    );
+}

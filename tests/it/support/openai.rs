@@ -207,8 +207,11 @@ fn azure_error(status: u16, code: &str, message: &str) -> Response {
     )
         .into_response();
     if status == StatusCode::TOO_MANY_REQUESTS {
+        // Azure OpenAI sends both.
         res.headers_mut()
             .insert("retry-after", "6".parse().unwrap());
+        res.headers_mut()
+            .insert("retry-after-ms", "6000".parse().unwrap());
     }
     res
 }
