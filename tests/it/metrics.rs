@@ -322,3 +322,68 @@ async fn after_a_429_no_call_goes_to_that_upstream_until_its_retry_time() {
         0.0
     );
 }
+
+/// Sample names a PromQL text uses (`linkup_…`).
+fn families_used(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("linkup_"))
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[tokio::test]
+async fn the_alert_rules_and_the_dashboard_use_only_what_the_service_exposes() {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        ..Options::default()
+    })
+    .await;
+    // An agent run, so every family has a sample.
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "deployment pipeline"})),
+            ("search_posts", json!({"query": "deployment pipeline"})),
+        ]),
+        ChatStep::Final(json!({"m365": ["m1"], "posts": ["p1"], "actionHint": "Read it."})),
+    ]);
+    app.suggest(
+        json!({"postId": "q", "text": "deployment pipeline"}),
+        Some(TOKEN),
+    )
+    .await;
+    // And a degraded one.
+    app.openai.chat([ChatStep::Status(500)]);
+    app.suggest(
+        json!({"postId": "q", "text": "deployment pipeline"}),
+        Some(TOKEN),
+    )
+    .await;
+    let (_, text) = scrape(&app).await;
+    let exposed: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split(['{', ' ']).next())
+        .collect();
+    for (file, used) in [
+        (
+            "deploy/alerts.yml",
+            families_used(include_str!("../../deploy/alerts.yml")),
+        ),
+        (
+            "deploy/grafana-dashboard.json",
+            families_used(include_str!("../../deploy/grafana-dashboard.json")),
+        ),
+    ] {
+        assert!(used.len() >= 6, "{file}: {used:?}");
+        for name in used {
+            assert!(
+                exposed.contains(&name.as_str()),
+                "{file} uses {name}, which /metrics does not expose"
+            );
+        }
+    }
+}
