@@ -5,7 +5,7 @@ WORKDIR /app
 # Dependency layer: rebuilt only when Cargo.toml/Cargo.lock change.
 COPY Cargo.toml Cargo.lock ./
 RUN mkdir src benches && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
-    && echo 'fn main() {}' > benches/load.rs \
+    && echo 'fn main() {}' > benches/load.rs && echo 'fn main() {}' > benches/quality.rs \
     && mkdir config && touch config/default.toml \
     && cargo build --release --locked \
     && rm -rf src config benches
