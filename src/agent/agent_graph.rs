@@ -195,6 +195,7 @@ mod tests {
         let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
         let findings = Findings::default();
         let input = RunInput {
+            run_id: RunInput::new_run_id(),
             post_id: "p-new".into(),
             text: text.into(),
             tags: vec![],

@@ -45,6 +45,8 @@ use tool_call::CallCtx;
 
 /// What a run needs from the request.
 pub struct RunInput {
+    /// The run's id (`meta.runId`, `X-Run-Id`).
+    pub run_id: String,
     pub post_id: String,
     pub text: String,
     pub tags: Vec<String>,
@@ -67,6 +69,11 @@ impl RunInput {
         query
     }
 
+    /// A new run id.
+    pub fn new_run_id() -> String {
+        uuid::Uuid::new_v4().to_string()
+    }
+
     /// The run for a validated `POST /api/suggestions` body.
     pub fn for_request(
         req: SuggestionsRequest,
@@ -74,6 +81,7 @@ impl RunInput {
         arrived: Instant,
     ) -> Self {
         Self {
+            run_id: Self::new_run_id(),
             post_id: req.post_id,
             text: req.text,
             tags: req.tags,
@@ -133,7 +141,7 @@ impl Orchestrator {
 
     /// Runs one request to its panel, by the deadline whatever the upstreams do.
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
-        let run_id = uuid::Uuid::new_v4().to_string();
+        let run_id = input.run_id.clone();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let span = tracing::info_span!("invoke_agent", run_id = %run_id);
         let registered = self.conn.register(Caller::new(

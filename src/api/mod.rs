@@ -152,7 +152,7 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
                 HeaderName::from_static("mcp-protocol-version"),
                 HeaderName::from_static("last-event-id"),
             ])
-            .expose_headers([REQUEST_ID, MCP_SESSION_ID])
+            .expose_headers([REQUEST_ID, MCP_SESSION_ID, suggestions::RUN_ID])
     })
 }
 

@@ -44,8 +44,21 @@ pub async fn suggest(
     Ok(answer(&state, &headers, input).await)
 }
 
-/// JSON, or an NDJSON event stream when the caller asks for one.
+/// The run's id in every answer (JSON or stream), before the run starts.
+pub(super) const RUN_ID: header::HeaderName = header::HeaderName::from_static("x-run-id");
+
+/// JSON, or an NDJSON event stream when the caller asks for one; `X-Run-Id`
+/// names the run either way.
 async fn answer(state: &AppState, headers: &HeaderMap, input: RunInput) -> Response {
+    let run_id = HeaderValue::from_str(&input.run_id).ok();
+    let mut response = run(state, headers, input).await;
+    if let Some(id) = run_id {
+        response.headers_mut().insert(RUN_ID, id);
+    }
+    response
+}
+
+async fn run(state: &AppState, headers: &HeaderMap, input: RunInput) -> Response {
     let wants_stream = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -102,6 +115,7 @@ pub async fn suggest_for_post(
         .await?
         .ok_or(ApiError::PostNotFound)?;
     let input = RunInput {
+        run_id: RunInput::new_run_id(),
         post_id: post.id,
         text: post.text,
         tags: post.tags,

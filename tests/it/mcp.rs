@@ -349,6 +349,7 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
     let orchestrator = Orchestrator::new(h.deps.clone(), conn.clone(), settings.agent);
     conn.close();
     let input = RunInput {
+        run_id: RunInput::new_run_id(),
         post_id: "p1".into(),
         text: "deployment pipeline".into(),
         tags: vec![],

@@ -378,3 +378,38 @@ async fn the_readme_example_finds_the_example_post_with_nothing_configured() {
     assert_eq!(post_ids(&body), vec!["p-77"], "{body}");
     assert_eq!(body["meta"]["path"], "fallback");
 }
+
+#[tokio::test]
+async fn x_run_id_names_the_run_in_json_and_stream_answers() {
+    let app = app_with_corpus().await;
+    let res = app
+        .http
+        .post(app.url("/api/suggestions"))
+        .bearer_auth(TOKEN)
+        .json(&question())
+        .send()
+        .await
+        .unwrap();
+    let header = res.headers()["x-run-id"].to_str().unwrap().to_owned();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["meta"]["runId"], header.as_str());
+
+    let res = app
+        .http
+        .post(app.url("/api/suggestions"))
+        .header("accept", "application/x-ndjson")
+        .bearer_auth(TOKEN)
+        .json(&question())
+        .send()
+        .await
+        .unwrap();
+    let header = res.headers()["x-run-id"].to_str().unwrap().to_owned();
+    let text = res.text().await.unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["data"]["meta"]["runId"], header.as_str());
+    assert_ne!(
+        header,
+        body["meta"]["runId"].as_str().unwrap(),
+        "one id per run"
+    );
+}
