@@ -181,12 +181,8 @@ fn two_rounds() -> Vec<ChatStep> {
     ]
 }
 
-async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
-    let posts: Vec<Value> = (0..n)
-        .map(|i| json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim",
-            "text": format!("Post {i} about the deployment pipeline of repo {}", i % 17), "tags": ["devops"],
-            "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
-        .collect();
+/// Stores posts through the batch API.
+async fn post_batch(http: &reqwest::Client, svc: &Service, posts: Vec<Value>) {
     let res = http
         .post(svc.url("/api/posts/batch"))
         .json(&json!({"posts": posts}))
@@ -194,6 +190,15 @@ async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
         .await
         .expect("seed");
     assert!(res.status().is_success());
+}
+
+async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
+    let posts: Vec<Value> = (0..n)
+        .map(|i| json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim",
+            "text": format!("Post {i} about the deployment pipeline of repo {}", i % 17), "tags": ["devops"],
+            "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
+        .collect();
+    post_batch(http, svc, posts).await;
 }
 
 /// Latencies of `total` requests, `concurrency` at a time, and their bodies.
@@ -532,13 +537,7 @@ async fn b7_posts(http: &reqwest::Client, svc: &Service) {
             "text": text, "tags": ["devops", "ci"], "category": "question",
             "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
         .collect();
-    let res = http
-        .post(svc.url("/api/posts/batch"))
-        .json(&json!({"posts": posts}))
-        .send()
-        .await
-        .expect("seed");
-    assert!(res.status().is_success());
+    post_batch(http, svc, posts).await;
 }
 
 async fn b7(http: &reqwest::Client) -> Row {

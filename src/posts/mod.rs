@@ -195,7 +195,7 @@ impl PostIndex {
                         min_similarity.max(best - SIMILARITY_BAND)
                     }))
                     .collect();
-                let ids: Vec<String> = fuse(&[(&ids_of(&lexical), 1.0), (&ids_of(&semantic), 2.0)])
+                let ids: Vec<String> = fuse(&[(&lexical, 1.0), (&semantic, 2.0)])
                     .into_iter()
                     .filter(|id| related.contains(&id.as_str()))
                     .take(limit)
@@ -393,10 +393,6 @@ fn related_by_words(lexical: &Scored, limit: usize) -> Vec<String> {
         .take(limit)
         .map(str::to_owned)
         .collect()
-}
-
-fn ids_of(scored: &Scored) -> Vec<String> {
-    scored.iter().map(|(id, _)| id.clone()).collect()
 }
 
 /// What the index searches: text and tags (the category is in the tags' company).

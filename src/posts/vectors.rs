@@ -134,12 +134,12 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
 }
 
 /// Weighted reciprocal rank fusion of rankings (best first, with their
-/// weights): robust to their different scales.
-pub fn fuse(rankings: &[(&[String], f64)]) -> Vec<String> {
+/// weights; their own scores are not used): robust to their different scales.
+pub fn fuse<S>(rankings: &[(&[(String, S)], f64)]) -> Vec<String> {
     const K: f64 = 60.0;
     let mut scores: HashMap<&str, f64> = HashMap::new();
     for (ranking, weight) in rankings {
-        for (rank, id) in ranking.iter().enumerate() {
+        for (rank, (id, _)) in ranking.iter().enumerate() {
             *scores.entry(id.as_str()).or_default() += weight / (K + rank as f64 + 1.0);
         }
     }
@@ -243,10 +243,13 @@ mod tests {
 
     #[test]
     fn fusion_favours_items_ranked_by_both_and_weighs_meaning_more() {
-        let lexical = vec!["x".to_string(), "y".to_string()];
-        let semantic = vec!["z".to_string(), "y".to_string()];
+        let ranked = |ids: &[&str]| -> Vec<(String, f32)> {
+            ids.iter().map(|id| (id.to_string(), 0.0)).collect()
+        };
+        let lexical = ranked(&["x", "y"]);
+        let semantic = ranked(&["z", "y"]);
         assert_eq!(fuse(&[(&lexical, 1.0), (&semantic, 1.0)])[0], "y");
-        let semantic = vec!["z".to_string(), "w".to_string()];
+        let semantic = ranked(&["z", "w"]);
         assert_eq!(
             fuse(&[(&lexical, 1.0), (&semantic, 2.0)])[0],
             "z",

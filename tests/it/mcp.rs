@@ -139,17 +139,7 @@ async fn a_search_m365_query_that_finds_nothing_is_tried_again_with_its_terms_or
     assert_eq!(found["broadened"], true, "{found}");
     assert_eq!(found["items"][0]["title"], "CI/CD onboarding guide");
     assert_eq!(found["items"].as_array().unwrap().len(), 1);
-    let queries: Vec<String> = h
-        .graph
-        .received()
-        .iter()
-        .map(|r| {
-            r.body["requests"][0]["query"]["queryString"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let queries = h.graph.queries();
     assert!(
         queries.contains(&"\"CI/CD\" OR setup OR kubernetes".to_owned()),
         "the phrase is kept whole: {queries:?}"

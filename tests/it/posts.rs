@@ -201,7 +201,7 @@ async fn with_embeddings_posts_are_found_by_meaning_not_only_words() {
         .await;
     app.put_post("p-lunch", post_body("Best restaurant near the office", &[]))
         .await;
-    wait_until_embedded(&app, 2).await;
+    app.wait_until_embedded(2).await;
     let (_, body) = app
         .suggest(json!({"postId": "p-x", "text": "automobile sharing"}), None)
         .await;
@@ -244,10 +244,10 @@ async fn with_embeddings_down_lexical_search_still_works_and_posts_are_embedded_
     assert_eq!(status, 200);
     assert_eq!(post_ids(&body), vec!["p-car"]);
     assert!(strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
-    assert_eq!(embedded_count(&app), 0);
+    assert_eq!(app.embedded_count(), 0);
 
     app.openai.embeddings(EmbedBehavior::Normal);
-    wait_until_embedded(&app, 1).await;
+    app.wait_until_embedded(1).await;
     let (_, body) = app
         .suggest(json!({"postId": "p-x", "text": "automobile"}), None)
         .await;
@@ -279,7 +279,7 @@ async fn a_backlog_of_several_embedding_batches_is_embedded_in_full() {
         })
         .collect();
     assert_eq!(app.post_batch(&posts).await.0, 200);
-    wait_until_embedded(&app, 150).await;
+    app.wait_until_embedded(150).await;
     let (_, body) = app
         .suggest(json!({"postId": "p-x", "text": "automobile"}), None)
         .await;
@@ -288,26 +288,6 @@ async fn a_backlog_of_several_embedding_batches_is_embedded_in_full() {
         Some("b-149"),
         "the last batch's post is found by meaning: {body}"
     );
-}
-
-fn embedded_count(app: &crate::support::TestApp) -> i64 {
-    let conn = rusqlite::Connection::open(&app.db_path).unwrap();
-    conn.query_row(
-        "SELECT count(*) FROM posts WHERE embedding IS NOT NULL",
-        [],
-        |r| r.get(0),
-    )
-    .unwrap()
-}
-
-async fn wait_until_embedded(app: &crate::support::TestApp, n: i64) {
-    for _ in 0..100 {
-        if embedded_count(app) >= n {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("posts were not embedded");
 }
 
 /// Starts the real binary on a free port; returns it and its address.

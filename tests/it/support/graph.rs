@@ -243,6 +243,19 @@ impl FakeGraph {
     pub fn received(&self) -> Vec<Received> {
         self.script.lock().unwrap().received.clone()
     }
+
+    /// The query strings received, in order.
+    pub fn queries(&self) -> Vec<String> {
+        self.received()
+            .iter()
+            .map(|r| {
+                r.body["requests"][0]["query"]["queryString"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect()
+    }
 }
 
 fn error(status: u16, code: &str, message: &str) -> Response {

@@ -180,6 +180,28 @@ impl TestApp {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
+    /// Posts in the index with a vector.
+    pub fn embedded_count(&self) -> i64 {
+        let conn = rusqlite::Connection::open(&self.db_path).expect("the post index");
+        conn.query_row(
+            "SELECT count(*) FROM posts WHERE embedding IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count")
+    }
+
+    /// Waits (at most 10 s) until `n` posts have their vector.
+    pub async fn wait_until_embedded(&self, n: i64) {
+        for _ in 0..200 {
+            if self.embedded_count() >= n {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("posts were not embedded");
+    }
+
     /// `POST /api/posts/batch`; returns (status, body).
     pub async fn post_batch(&self, posts: &[Value]) -> (u16, Value) {
         let res = self

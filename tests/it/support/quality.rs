@@ -6,7 +6,7 @@
 //! `quality` test holds them to floors, `cargo bench --bench quality` prints
 //! them.
 
-use std::{collections::HashSet, time::Duration};
+use std::collections::HashSet;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -141,25 +141,6 @@ async fn app(set: &Set, options: Options) -> TestApp {
     let (status, body) = app.post_batch(&posts).await;
     assert_eq!(status, 200, "{body}");
     app
-}
-
-/// Waits until every post of the index has its vector.
-async fn wait_embedded(app: &TestApp, n: i64) {
-    for _ in 0..200 {
-        let conn = rusqlite::Connection::open(&app.db_path).expect("db");
-        let embedded: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM posts WHERE embedding IS NOT NULL",
-                [],
-                |r| r.get(0),
-            )
-            .expect("count");
-        if embedded >= n {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the evaluation's posts were not embedded");
 }
 
 async fn ask(app: &TestApp, q: &Question) -> Value {
@@ -307,7 +288,7 @@ pub async fn evaluate() -> Figures {
         },
     )
     .await;
-    wait_embedded(&hybrid, set.posts.len() as i64).await;
+    hybrid.wait_until_embedded(set.posts.len() as i64).await;
     let mut posts = PostSum::default();
     for q in &set.questions {
         let body = ask(&hybrid, q).await;
@@ -325,10 +306,9 @@ pub async fn evaluate() -> Figures {
         },
     )
     .await;
-    wait_embedded(&agent, set.posts.len() as i64).await;
+    agent.wait_until_embedded(set.posts.len() as i64).await;
     let mut m365 = M365Sum::default();
     let before = chat_requests(&agent.openai.received()).count();
-    let mut bytes = 0;
     for q in &set.questions {
         let mut calls: Vec<(&'static str, Value)> = q
             .agent_queries
@@ -345,7 +325,7 @@ pub async fn evaluate() -> Figures {
     }
     let received = agent.openai.received();
     let calls: Vec<&Received> = chat_requests(&received).skip(before).collect();
-    bytes += calls.iter().map(|r| r.bytes_in).sum::<usize>();
+    let bytes: usize = calls.iter().map(|r| r.bytes_in).sum();
     let n = set.questions.len().max(1) as f64;
     figures.agent_m365 = m365.figures();
     figures.chat_calls_per_request = calls.len() as f64 / n;
