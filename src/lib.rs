@@ -29,6 +29,7 @@ pub mod metrics;
 pub mod msgraph;
 pub mod posts;
 pub mod ratelimit;
+pub mod runs;
 pub mod server;
 pub mod settings;
 pub mod telemetry;
@@ -52,6 +53,8 @@ pub struct App {
     listener: TcpListener,
     router: axum::Router,
     maintenance: tokio::task::JoinHandle<()>,
+    runs: runs::RunRecords,
+    run_writer: tokio::task::JoinHandle<()>,
     limits: server::Limits,
     /// Ends the `/mcp` sessions (and their open streams) at shutdown.
     mcp_shutdown: tokio_util::sync::CancellationToken,
@@ -74,6 +77,9 @@ impl App {
             Duration::from_secs(settings.posts.purge_interval_secs),
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
         );
+        let runs =
+            runs::RunRecords::new(posts.clone(), settings.runs.clone(), deps.metrics.clone());
+        let run_writer = runs.spawn_writer();
         let deps = Arc::new(deps);
         let conn = McpConnection::open(deps.clone())
             .await
@@ -82,6 +88,7 @@ impl App {
             deps.clone(),
             Arc::new(conn),
             settings.agent.clone(),
+            runs.clone(),
         ));
         let listener = TcpListener::bind(settings.server.addr)
             .await
@@ -98,6 +105,7 @@ impl App {
         let state = AppState {
             orchestrator,
             posts,
+            runs: runs.clone(),
             deps,
             settings: Arc::new(settings),
         };
@@ -107,6 +115,8 @@ impl App {
             listener,
             router: api::router(state, mcp_shutdown.clone()),
             maintenance,
+            runs,
+            run_writer,
             limits,
             mcp_shutdown,
             admin,
@@ -151,6 +161,10 @@ impl App {
         };
         futures::join!(main, admin);
         self.maintenance.abort();
+        // The last runs' records are written before the process goes (after
+        // a batch the writer may be writing).
+        self.runs.flush().await;
+        self.run_writer.abort();
         Ok(())
     }
 

@@ -69,6 +69,7 @@ struct Inner {
     graph_calls: Family<Labels<2>, Counter>,
     graph_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
     tool_calls: Family<Labels<3>, Counter>,
+    run_records: Family<Labels<1>, Counter>,
     posts: Gauge,
     posts_embedded: Gauge,
     embedding_backlog: Gauge,
@@ -98,6 +99,7 @@ impl Default for Inner {
             graph_calls: Family::default(),
             graph_duration: seconds_family(),
             tool_calls: Family::default(),
+            run_records: Family::default(),
             posts: Gauge::default(),
             posts_embedded: Gauge::default(),
             embedding_backlog: Gauge::default(),
@@ -187,6 +189,11 @@ impl Default for Inner {
             "tool_calls",
             "MCP tool calls by tool, door (in_process, mcp) and outcome",
             inner.tool_calls.clone(),
+        );
+        r.register(
+            "run_records",
+            "Run records by outcome (stored, purged, dropped: the database could not keep up)",
+            inner.run_records.clone(),
         );
         r.register("posts", "Live posts in the post index", inner.posts.clone());
         r.register(
@@ -347,6 +354,14 @@ impl Metrics {
             .tool_calls
             .get_or_create(&[("tool", tool), ("door", door), ("outcome", outcome)])
             .inc();
+    }
+
+    /// Counts `n` run records that were `outcome` (stored, purged, dropped).
+    pub fn run_records(&self, outcome: &'static str, n: usize) {
+        self.0
+            .run_records
+            .get_or_create(&[("outcome", outcome)])
+            .inc_by(n as u64);
     }
 
     pub fn post_search(&self, seconds: f64) {

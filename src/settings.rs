@@ -16,7 +16,19 @@ pub struct Settings {
     pub msgraph: GraphSettings,
     pub posts: PostsSettings,
     pub mcp: McpSettings,
+    pub runs: RunsSettings,
     pub log: LogSettings,
+}
+
+/// Run records (`GET /api/runs/{runId}`), kept in the post index database.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunsSettings {
+    /// Records kept at most; the oldest go first.
+    pub max_records: u64,
+    /// Days a clean run's record is kept.
+    pub retention_days: u32,
+    /// Days a failed or degraded run's record is kept.
+    pub failed_retention_days: u32,
 }
 
 /// The `/mcp` door (MCP Streamable HTTP).
@@ -315,6 +327,18 @@ impl Settings {
             (
                 "posts.embed_retry_interval_secs",
                 self.posts.embed_retry_interval_secs,
+            ),
+        ] {
+            if value == 0 {
+                return invalid(key, "must be greater than 0");
+            }
+        }
+        for (key, value) in [
+            ("runs.max_records", self.runs.max_records),
+            ("runs.retention_days", u64::from(self.runs.retention_days)),
+            (
+                "runs.failed_retention_days",
+                u64::from(self.runs.failed_retention_days),
             ),
         ] {
             if value == 0 {

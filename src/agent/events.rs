@@ -1,9 +1,13 @@
-//! Progress events of a run, streamed as NDJSON (`Accept: application/x-ndjson`).
+//! Progress events of a run: streamed as NDJSON (`Accept: application/x-ndjson`)
+//! when someone listens, and always kept in the run's trail, which becomes its
+//! run record (`GET /api/runs/{runId}`).
+
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::contract::CombinedSuggestionsResponse;
+use crate::contract::{CombinedSuggestionsResponse, RunStep, RunToolCall, RunUsage};
 
 /// One line of the stream.
 #[derive(Debug, Clone, Serialize)]
@@ -23,6 +27,8 @@ pub enum RunEvent {
     Tool {
         tool: String,
         ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error_kind: Option<&'static str>,
         count: usize,
         elapsed_ms: u64,
     },
@@ -34,18 +40,91 @@ pub enum RunEvent {
     },
 }
 
-/// Where a run sends its events; a no-op without a listener.
+/// What a run did, step by step: names, counts and timings only.
+#[derive(Debug, Default)]
+pub struct Trail {
+    pub steps: Vec<RunStep>,
+    pub tool_calls: Vec<RunToolCall>,
+    pub llm_usage: Vec<RunUsage>,
+}
+
+/// Where a run reports its progress: its trail, and the stream if one listens.
+/// Clones share both.
 #[derive(Clone, Default)]
-pub struct Emitter(Option<UnboundedSender<RunEvent>>);
+pub struct Emitter {
+    stream: Option<UnboundedSender<RunEvent>>,
+    trail: Arc<Mutex<Trail>>,
+}
 
 impl Emitter {
     pub fn new(tx: UnboundedSender<RunEvent>) -> Self {
-        Self(Some(tx))
+        Self {
+            stream: Some(tx),
+            trail: Arc::default(),
+        }
     }
 
     pub fn emit(&self, event: RunEvent) {
-        if let Some(tx) = &self.0 {
+        match &event {
+            RunEvent::Node {
+                node,
+                step,
+                round,
+                elapsed_ms,
+                ..
+            } => self.record(|t| {
+                t.steps.push(RunStep {
+                    node: (*node).to_owned(),
+                    step: *step,
+                    round: *round,
+                    elapsed_ms: *elapsed_ms,
+                })
+            }),
+            RunEvent::Tool {
+                tool,
+                ok,
+                error_kind,
+                count,
+                elapsed_ms,
+            } => self.record(|t| {
+                t.tool_calls.push(RunToolCall {
+                    tool: tool.clone(),
+                    ok: *ok,
+                    error_kind: error_kind.map(str::to_owned),
+                    count: *count,
+                    elapsed_ms: *elapsed_ms,
+                })
+            }),
+            RunEvent::Fallback { .. } | RunEvent::Result { .. } => {}
+        }
+        if let Some(tx) = &self.stream {
             let _ = tx.send(event);
+        }
+    }
+
+    /// Records the tokens of the chat call that made `round`.
+    pub fn usage(&self, round: u32, input_tokens: u64, output_tokens: u64) {
+        self.record(|t| {
+            t.llm_usage.push(RunUsage {
+                round,
+                input_tokens,
+                output_tokens,
+            })
+        });
+    }
+
+    /// The trail so far, leaving an empty one.
+    pub fn take_trail(&self) -> Trail {
+        self.trail
+            .lock()
+            .map(|mut t| std::mem::take(&mut *t))
+            .unwrap_or_default()
+    }
+
+    fn record(&self, f: impl FnOnce(&mut Trail)) {
+        // A poisoned trail only loses the record's detail, never the run.
+        if let Ok(mut trail) = self.trail.lock() {
+            f(&mut trail);
         }
     }
 }

@@ -54,6 +54,8 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                         "chat done"
                     );
                 });
+                ctx.events
+                    .usage(round, u.prompt_tokens, u.completion_tokens);
                 state.usage.prompt_tokens += u.prompt_tokens;
                 state.usage.completion_tokens += u.completion_tokens;
             }

@@ -31,9 +31,10 @@ use tracing::Instrument;
 pub use events::{Emitter, RunEvent};
 
 use crate::{
-    contract::{CombinedSuggestionsResponse, RunPath, SuggestionsRequest},
+    contract::{CombinedSuggestionsResponse, RunPath, RunRecord, SuggestionsRequest},
     degraded::{Degraded, Source},
     llm::LlmError,
+    runs::RunRecords,
     settings::{AgentSettings, Secret},
     tools::{Caller, ToolDeps, connection::McpConnection},
 };
@@ -111,10 +112,16 @@ pub struct Orchestrator {
     fallback_slots: tokio::sync::Semaphore,
     settings: AgentSettings,
     circuit: Circuit,
+    runs: RunRecords,
 }
 
 impl Orchestrator {
-    pub fn new(deps: Arc<ToolDeps>, conn: Arc<McpConnection>, settings: AgentSettings) -> Self {
+    pub fn new(
+        deps: Arc<ToolDeps>,
+        conn: Arc<McpConnection>,
+        settings: AgentSettings,
+        runs: RunRecords,
+    ) -> Self {
         let circuit = Circuit::new(
             settings.circuit_failure_threshold,
             Duration::from_millis(settings.circuit_cooldown_ms),
@@ -125,6 +132,7 @@ impl Orchestrator {
             conn,
             settings,
             circuit,
+            runs,
             fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
         }
     }
@@ -195,6 +203,7 @@ impl Orchestrator {
             elapsed.as_secs_f64(),
             elapsed > Duration::from_millis(self.settings.timeout_ms + LATE_MS),
         );
+        self.runs.record(run_record(&response, events.take_trail()));
         events.emit(RunEvent::Result {
             data: Box::new(response.clone()),
         });
@@ -327,6 +336,26 @@ impl Orchestrator {
             }
             Err(_) => findings.lost(Source::Posts, Degraded::PostsTimeout),
         }
+    }
+}
+
+/// What `response`'s run did, for `GET /api/runs/{runId}`.
+fn run_record(response: &CombinedSuggestionsResponse, trail: events::Trail) -> RunRecord {
+    let meta = &response.meta;
+    let started = time::OffsetDateTime::now_utc() - Duration::from_millis(meta.elapsed_ms);
+    RunRecord {
+        run_id: meta.run_id.clone(),
+        started_at: started
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default(),
+        path: meta.path,
+        rounds: meta.rounds,
+        elapsed_ms: meta.elapsed_ms,
+        degraded: meta.degraded.clone(),
+        unavailable_sources: response.unavailable_sources.clone(),
+        steps: trail.steps,
+        tool_calls: trail.tool_calls,
+        llm_usage: trail.llm_usage,
     }
 }
 

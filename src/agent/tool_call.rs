@@ -169,7 +169,7 @@ impl<'e> Traced<'e> {
         let tool = self.tool.as_str();
         self.span
             .in_scope(|| tracing::debug!(tool, count, elapsed_ms, "tool call done"));
-        self.emit(true, count, elapsed_ms);
+        self.emit(None, count, elapsed_ms);
     }
 
     /// Reports a call that failed for `kind` (or was never made).
@@ -177,13 +177,14 @@ impl<'e> Traced<'e> {
         let tool = self.tool.as_str();
         self.span
             .in_scope(|| tracing::warn!(tool, error.kind = kind, "tool call failed"));
-        self.emit(false, 0, self.elapsed_ms());
+        self.emit(Some(kind), 0, self.elapsed_ms());
     }
 
-    fn emit(&self, ok: bool, count: usize, elapsed_ms: u64) {
+    fn emit(&self, error_kind: Option<&'static str>, count: usize, elapsed_ms: u64) {
         self.events.emit(RunEvent::Tool {
             tool: self.tool.clone(),
-            ok,
+            ok: error_kind.is_none(),
+            error_kind,
             count,
             elapsed_ms,
         });

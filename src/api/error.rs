@@ -34,6 +34,8 @@ pub enum ApiError {
     McpSessionsFull,
     #[error("post not found")]
     PostNotFound,
+    #[error("no run with this id: unknown, or past its retention")]
+    RunNotFound,
     #[error("not found")]
     NotFound,
     #[error("internal error")]
@@ -64,7 +66,7 @@ impl ApiError {
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::OriginNotAllowed => StatusCode::FORBIDDEN,
             Self::McpSessionsFull => StatusCode::SERVICE_UNAVAILABLE,
-            Self::PostNotFound | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::PostNotFound | Self::RunNotFound | Self::NotFound => StatusCode::NOT_FOUND,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,6 +81,7 @@ impl ApiError {
             Self::OriginNotAllowed => "origin_not_allowed",
             Self::McpSessionsFull => "mcp_sessions_full",
             Self::PostNotFound => "post_not_found",
+            Self::RunNotFound => "run_not_found",
             Self::NotFound => "not_found",
             Self::PostIndex(_) => "internal_error",
         }

@@ -7,6 +7,7 @@ mod mcp;
 mod openapi;
 mod posts;
 mod probes;
+mod runs;
 mod strict_json;
 mod suggestions;
 mod validate;
@@ -33,7 +34,9 @@ use tower_http::{
 pub use error::ApiError;
 use extract::BodyTimeout;
 
-use crate::{agent::Orchestrator, posts::PostIndex, settings::Settings, tools::ToolDeps};
+use crate::{
+    agent::Orchestrator, posts::PostIndex, runs::RunRecords, settings::Settings, tools::ToolDeps,
+};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The MCP Streamable HTTP session header (browser MCP clients read it).
@@ -44,6 +47,7 @@ const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 pub struct AppState {
     pub orchestrator: Arc<Orchestrator>,
     pub posts: PostIndex,
+    pub runs: RunRecords,
     pub deps: Arc<ToolDeps>,
     pub settings: Arc<Settings>,
 }
@@ -52,7 +56,8 @@ pub struct AppState {
 pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
     let mut api = Router::new()
         .merge(suggestions::router())
-        .merge(posts::router());
+        .merge(posts::router())
+        .merge(runs::router());
     if state.settings.mcp.enabled {
         api = api.merge(mcp::router(&state, shutdown));
     }

@@ -4,7 +4,7 @@
 use axum::{Json, Router, routing::get};
 use utoipa::OpenApi;
 
-use super::{posts, probes, suggestions};
+use super::{posts, probes, runs, suggestions};
 use crate::contract;
 
 #[derive(OpenApi)]
@@ -20,6 +20,7 @@ use crate::contract;
         posts::fetch,
         posts::remove,
         posts::batch,
+        runs::fetch,
         probes::healthz,
         probes::readyz,
         probes::metrics
@@ -37,6 +38,10 @@ use crate::contract;
         contract::PostBatchResult,
         contract::ResponseMeta,
         contract::RunPath,
+        contract::RunRecord,
+        contract::RunStep,
+        contract::RunToolCall,
+        contract::RunUsage,
         contract::ErrorBody,
         contract::ErrorDetail,
         contract::Readiness

@@ -21,6 +21,7 @@ use crate::{
     llm::{AzureOpenAi, LlmError},
     metrics::Metrics,
 };
+pub use store::StoredRun;
 use store::{Store, StoredPost};
 use vectors::{VectorSet, fuse};
 
@@ -288,6 +289,29 @@ impl PostIndex {
         let mut set = self.vectors.write().map_err(|_| PostIndexError::Poisoned)?;
         ids.iter().for_each(|id| set.remove(id));
         Ok(ids.len())
+    }
+
+    /// Stores run records (one transaction) and purges those past their
+    /// retention or beyond `max_records`; returns how many were purged.
+    pub async fn put_runs(
+        &self,
+        runs: Vec<StoredRun>,
+        max_records: u64,
+    ) -> Result<usize, PostIndexError> {
+        let store = self.store.clone();
+        blocking(move || store.put_runs(&runs, now_ms(), max_records)).await
+    }
+
+    /// Purges run records past their retention or beyond `max_records`.
+    pub async fn purge_runs(&self, max_records: u64) -> Result<usize, PostIndexError> {
+        let store = self.store.clone();
+        blocking(move || store.purge_runs(now_ms(), max_records)).await
+    }
+
+    /// A run's record (JSON) unless unknown or past its retention.
+    pub async fn get_run(&self, run_id: &str) -> Result<Option<String>, PostIndexError> {
+        let (store, id) = (self.store.clone(), run_id.to_owned());
+        blocking(move || store.get_run(&id, now_ms())).await
     }
 
     /// Embeds posts stored without a vector; returns how many got one.

@@ -27,6 +27,14 @@ CREATE TABLE IF NOT EXISTS posts (
 CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
 -- The embedding backlog: found without scanning the embedded posts.
 CREATE INDEX IF NOT EXISTS posts_unembedded ON posts(rowid) WHERE embedding IS NULL;
+-- Run records (GET /api/runs/{runId}): JSON, kept until keep_until (unix ms).
+CREATE TABLE IF NOT EXISTS runs (
+    seq        INTEGER PRIMARY KEY,
+    run_id     TEXT NOT NULL UNIQUE,
+    keep_until INTEGER NOT NULL,
+    record     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_keep_until ON runs(keep_until);
 DROP TRIGGER IF EXISTS posts_ai;
 DROP TRIGGER IF EXISTS posts_ad;
 DROP TRIGGER IF EXISTS posts_au;
@@ -39,6 +47,13 @@ const READERS: usize = 4;
 pub type StoredVector = (String, Option<i64>, Vec<f32>);
 /// (post id, text to embed, expiry in unix ms).
 pub type PendingPost = (String, String, Option<i64>);
+
+/// A run record as stored: its id, JSON and when it may be purged.
+pub struct StoredRun {
+    pub run_id: String,
+    pub keep_until_ms: i64,
+    pub record: String,
+}
 
 /// A post as written: the summary plus what the index derives from it.
 pub struct StoredPost {
@@ -278,6 +293,60 @@ impl Store {
     }
 }
 
+/// Run records.
+impl Store {
+    /// Stores run records in one transaction, then purges those past their
+    /// retention at `now_ms` and the oldest beyond `max_records`; returns how
+    /// many were purged.
+    pub fn put_runs(
+        &self,
+        runs: &[StoredRun],
+        now_ms: i64,
+        max_records: u64,
+    ) -> Result<usize, PostIndexError> {
+        self.write(|c| {
+            let tx = c.transaction()?;
+            {
+                let mut insert = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO runs (run_id, keep_until, record) VALUES (?1, ?2, ?3)",
+                )?;
+                for run in runs {
+                    insert.execute(params![run.run_id, run.keep_until_ms, run.record])?;
+                }
+            }
+            let purged = purge_runs(&tx, now_ms, max_records)?;
+            tx.commit()?;
+            Ok(purged)
+        })
+    }
+
+    /// Purges the records past their retention at `now_ms` and the oldest
+    /// beyond `max_records`; returns how many.
+    pub fn purge_runs(&self, now_ms: i64, max_records: u64) -> Result<usize, PostIndexError> {
+        self.write(|c| purge_runs(c, now_ms, max_records))
+    }
+
+    /// A run's record (JSON), unless unknown or past its retention at `now_ms`.
+    pub fn get_run(&self, run_id: &str, now_ms: i64) -> Result<Option<String>, PostIndexError> {
+        self.read(|c| {
+            c.prepare_cached("SELECT record FROM runs WHERE run_id = ?1 AND keep_until > ?2")?
+                .query_row(params![run_id, now_ms], |r| r.get(0))
+                .optional()
+        })
+    }
+}
+
+/// Sequence numbers grow with each insert, so the newest `max_records` are
+/// those above the newest's minus `max_records` (gaps only make it fewer).
+fn purge_runs(c: &Connection, now_ms: i64, max_records: u64) -> rusqlite::Result<usize> {
+    let expired = c.execute("DELETE FROM runs WHERE keep_until <= ?1", params![now_ms])?;
+    let excess = c.execute(
+        "DELETE FROM runs WHERE seq <= (SELECT MAX(seq) FROM runs) - ?1",
+        params![max_records as i64],
+    )?;
+    Ok(expired + excess)
+}
+
 fn decode(blob: &[u8]) -> Vec<f32> {
     blob.chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -336,5 +405,43 @@ mod tests {
         assert_eq!(still, vec!["a:edited text"]);
         let ids: Vec<String> = store.vectors().unwrap().into_iter().map(|v| v.0).collect();
         assert_eq!(ids, vec!["b"]);
+    }
+
+    #[test]
+    fn run_records_are_purged_past_their_retention_and_beyond_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        let run = |id: &str, keep_until_ms| StoredRun {
+            run_id: id.into(),
+            keep_until_ms,
+            record: format!("{{\"runId\":\"{id}\"}}"),
+        };
+        let purged = store
+            .put_runs(&[run("clean", 1_000), run("failed", 5_000)], 0, 10)
+            .unwrap();
+        assert_eq!(purged, 0);
+        assert_eq!(
+            store.get_run("clean", 999).unwrap().as_deref(),
+            Some("{\"runId\":\"clean\"}")
+        );
+        // Past its retention: not returned, then purged.
+        assert_eq!(store.get_run("clean", 1_000).unwrap(), None);
+        assert_eq!(store.purge_runs(2_000, 10).unwrap(), 1);
+        assert!(store.get_run("failed", 2_000).unwrap().is_some());
+
+        // Beyond the cap, the oldest go first.
+        let purged = store
+            .put_runs(
+                &[run("r1", 9_000), run("r2", 9_000), run("r3", 9_000)],
+                2_000,
+                2,
+            )
+            .unwrap();
+        assert_eq!(purged, 2);
+        let kept: Vec<bool> = ["failed", "r1", "r2", "r3"]
+            .iter()
+            .map(|id| store.get_run(id, 2_000).unwrap().is_some())
+            .collect();
+        assert_eq!(kept, vec![false, false, true, true]);
     }
 }

@@ -71,6 +71,10 @@ async fn responses_of_every_endpoint_match_the_served_openapi_schemas() {
     assert!(!panel["posts"].as_array().unwrap().is_empty(), "{panel}");
     assert!(!panel["m365"].as_array().unwrap().is_empty(), "{panel}");
     assert_valid(&doc, "CombinedSuggestionsResponse", &panel);
+    let run = format!("/api/runs/{}", panel["meta"]["runId"].as_str().unwrap());
+    let (status, record) = json_of(app.http.get(app.url(&run)).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_valid(&doc, "RunRecord", &record);
     let (_, empty) = app
         .suggest(json!({"postId": "q-2", "text": "zzzz qqqq"}), None)
         .await;
@@ -113,6 +117,11 @@ async fn responses_of_every_endpoint_match_the_served_openapi_schemas() {
             .await
             .unwrap(),
         app.http.get(app.url("/nowhere")).send().await.unwrap(),
+        app.http
+            .get(app.url("/api/runs/no-such-run"))
+            .send()
+            .await
+            .unwrap(),
         app.http
             .post(app.url("/api/suggestions"))
             .body("{}")

@@ -336,7 +336,12 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
     )]);
     let conn = Arc::new(McpConnection::open(h.deps.clone()).await.unwrap());
     let settings = Settings::load_from(std::path::Path::new("config"), Default::default()).unwrap();
-    let orchestrator = Orchestrator::new(h.deps.clone(), conn.clone(), settings.agent);
+    let runs = linkup_suggestions::runs::RunRecords::new(
+        h.deps.posts.clone(),
+        settings.runs.clone(),
+        h.deps.metrics.clone(),
+    );
+    let orchestrator = Orchestrator::new(h.deps.clone(), conn.clone(), settings.agent, runs);
     conn.close();
     let input = RunInput {
         run_id: RunInput::new_run_id(),
