@@ -27,6 +27,7 @@ pub mod keywords;
 pub mod llm;
 pub mod metrics;
 pub mod msgraph;
+pub mod otel;
 pub mod posts;
 pub mod ratelimit;
 pub mod runs;

@@ -4,7 +4,7 @@
 
 use std::{path::Path, process::ExitCode, time::Duration};
 
-use linkup_suggestions::{App, settings::Settings, telemetry};
+use linkup_suggestions::{App, otel, settings::Settings, telemetry};
 
 /// jemalloc: the service allocates many small, short-lived buffers (JSON,
 /// HTTP) across threads; see BENCHMARKS.md for what it changed.
@@ -30,7 +30,14 @@ async fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("healthcheck") {
         return healthcheck(&settings).await;
     }
-    telemetry::init(&settings.log);
+    let (traces_layer, traces) = match otel::from_env() {
+        Ok(traces) => traces.unzip(),
+        Err(e) => {
+            eprintln!("linkup-suggestions: trace export not started: {e:#}");
+            (None, None)
+        }
+    };
+    telemetry::init(&settings.log, traces_layer);
     let app = match App::build(settings).await {
         Ok(app) => app,
         Err(e) => {
@@ -39,8 +46,12 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(addr = %app.local_addr(), "listening");
-    match app.run_until_stopped().await {
+    tracing::info!(addr = %app.local_addr(), traces = traces.is_some(), "listening");
+    let served = app.run_until_stopped().await;
+    if let Some(traces) = traces {
+        traces.shutdown().await;
+    }
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error.message = format!("{e:#}"), "server failed");

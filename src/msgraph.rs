@@ -7,10 +7,12 @@ use std::{sync::Arc, time::Duration};
 use reqwest::{StatusCode, header};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tracing::Instrument;
 
 use crate::{
     contract::{M365Source, McpSuggestion},
     metrics::{self, Metrics},
+    otel,
     ratelimit::{self, RateLimit},
     upstream::{self, BodyError},
 };
@@ -176,7 +178,17 @@ impl GraphClient {
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
         let started = std::time::Instant::now();
-        let result = self.search_group(token, query, entity_types).await;
+        let span = match &self.endpoint {
+            Some(url) => otel::client_span(url),
+            None => tracing::Span::none(),
+        };
+        let result = self
+            .search_group(token, query, entity_types)
+            .instrument(span.clone())
+            .await;
+        if let Err(e) = &result {
+            otel::set_error(&span, e.kind());
+        }
         let seconds = started.elapsed().as_secs_f64();
         self.metrics
             .graph_call(group, metrics::outcome(&result, GraphError::kind), seconds);
@@ -201,6 +213,7 @@ impl GraphClient {
         let response = self
             .http
             .post(endpoint)
+            .headers(otel::trace_headers())
             .bearer_auth(token)
             .timeout(self.timeout)
             .json(&body)
@@ -208,6 +221,7 @@ impl GraphClient {
             .await
             .map_err(|e| GraphError::from_reqwest(&e))?;
         let status = response.status();
+        otel::client_status(status);
         if status == StatusCode::TOO_MANY_REQUESTS {
             self.limit
                 .throttled(ratelimit::retry_after(response.headers()));

@@ -3,6 +3,7 @@
 //! timings, never post text, queries, tool outputs, tokens or keys. Crates we
 //! do not own log payloads at their debug and trace levels (rmcp logs every
 //! tool call and result), so they are clamped whatever `RUST_LOG` says.
+//! Trace export ([`crate::otel`]) is one more layer when configured.
 
 use tracing::level_filters::LevelFilter;
 use tracing_subscriber::{
@@ -15,23 +16,32 @@ use tracing_subscriber::{
 
 use crate::settings::LogSettings;
 
+/// A layer of the global subscriber (logs, trace export).
+pub type BoxedLayer = Box<dyn Layer<Registry> + Send + Sync>;
+
 /// The most each payload-logging crate may log: levels whose lines carry
 /// names, errors and counts only (rmcp's warnings dump unexpected messages).
-const CLAMPED: [(&str, LevelFilter); 6] = [
+const CLAMPED: [(&str, LevelFilter); 9] = [
     ("rmcp", LevelFilter::ERROR),
     ("hyper", LevelFilter::WARN),
     ("hyper_util", LevelFilter::WARN),
     ("reqwest", LevelFilter::WARN),
     ("h2", LevelFilter::WARN),
     ("rustls", LevelFilter::WARN),
+    // The trace exporter's own diagnostics: failures only.
+    ("opentelemetry", LevelFilter::WARN),
+    ("opentelemetry_sdk", LevelFilter::WARN),
+    ("opentelemetry-otlp", LevelFilter::WARN),
 ];
 
-/// Installs the global subscriber on stdout; `RUST_LOG` overrides `log.level`
-/// (but never lifts the clamps).
-pub fn init(settings: &LogSettings) {
+/// Installs the global subscriber: logs on stdout, and `traces` (the trace
+/// export's layer) when configured. `RUST_LOG` overrides `log.level` (but
+/// never lifts the clamps).
+pub fn init(settings: &LogSettings, traces: Option<BoxedLayer>) {
     let directives = std::env::var("RUST_LOG").unwrap_or_else(|_| settings.level.clone());
-    let layer = layer(&settings.format, &directives, std::io::stdout);
-    if let Err(e) = tracing_subscriber::registry().with(layer).try_init() {
+    let mut layers = vec![layer(&settings.format, &directives, std::io::stdout)];
+    layers.extend(traces);
+    if let Err(e) = tracing_subscriber::registry().with(layers).try_init() {
         eprintln!("tracing already initialised: {e}");
     }
 }
@@ -39,7 +49,7 @@ pub fn init(settings: &LogSettings) {
 /// The service's log layer: `format` (`json` or `pretty`), the `directives`
 /// (a `tracing` filter such as `info` or `trace`) with the clamps applied,
 /// written to `writer`. Tests capture the logs with it.
-pub fn layer<W>(format: &str, directives: &str, writer: W) -> Box<dyn Layer<Registry> + Send + Sync>
+pub fn layer<W>(format: &str, directives: &str, writer: W) -> BoxedLayer
 where
     W: for<'a> MakeWriter<'a> + Send + Sync + 'static,
 {

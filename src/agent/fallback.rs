@@ -73,7 +73,7 @@ async fn call(ctx: CallCtx<'_>, tool: Tool, args: Value) -> Option<Answered> {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let called = Traced::start(tool.name(), ctx.events)
+    let called = Traced::start(tool.name(), None, ctx.events)
         .call(tool, ctx, arguments)
         .await;
     match called {

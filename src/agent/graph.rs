@@ -105,7 +105,7 @@ impl<'a, S: Send, E: std::error::Error + 'static> Graph<'a, S, E> {
                 .nodes
                 .get(current)
                 .ok_or(GraphError::UnknownNode(current))?;
-            let span = tracing::debug_span!("node", node = current, step);
+            let span = tracing::debug_span!("node", otel.name = current, node = current, step);
             let report = node
                 .run(state)
                 .instrument(span.clone())

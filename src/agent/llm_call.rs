@@ -2,16 +2,22 @@
 //! answer's schema; appends the assistant message and counts the round.
 
 use futures::future::BoxFuture;
-use tracing::Instrument;
+use tracing::{Instrument, field::Empty};
 
 use super::{
     graph::{Node, NodeName, StepReport},
     prompt,
     state::{RunCtx, RunState},
 };
-use crate::llm::{ChatOptions, LlmError};
+use crate::{
+    llm::{ChatOptions, LlmError},
+    otel,
+};
 
 pub const NAME: NodeName = "llmCall";
+
+/// The most tokens an answer may have.
+const MAX_TOKENS: u32 = 800;
 
 pub struct LlmCall<'a>(pub &'a RunCtx<'a>);
 
@@ -24,12 +30,27 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
         Box::pin(async move {
             let ctx = self.0;
             let options = ChatOptions {
-                max_tokens: Some(800),
+                max_tokens: Some(MAX_TOKENS),
                 tools: ctx.tools,
                 response_format: Some(prompt::response_format()),
             };
             let round = state.llm_calls + 1;
-            let span = tracing::debug_span!("chat", gen_ai.operation.name = "chat", round);
+            let model = ctx.llm.model();
+            let span = tracing::debug_span!(
+                "chat",
+                otel.name = format!("chat {model}"),
+                otel.kind = "client",
+                gen_ai.operation.name = "chat",
+                gen_ai.provider.name = otel::PROVIDER,
+                gen_ai.request.model = model,
+                gen_ai.request.temperature = 0.0,
+                gen_ai.request.max_tokens = MAX_TOKENS,
+                gen_ai.response.model = Empty,
+                gen_ai.response.id = Empty,
+                gen_ai.usage.input_tokens = Empty,
+                gen_ai.usage.output_tokens = Empty,
+                round,
+            );
             let call = ctx
                 .llm
                 .chat(&state.messages, options)
@@ -43,10 +64,23 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                     span.in_scope(|| {
                         tracing::warn!(round, error.kind = e.kind(), "LLM call failed")
                     });
+                    otel::set_error(&span, e.kind());
                     return Err(e);
                 }
             };
+            span.record("gen_ai.response.model", response.model.as_deref());
+            span.record("gen_ai.response.id", response.id.as_deref());
+            otel::set_strings(
+                &span,
+                "gen_ai.response.finish_reasons",
+                response
+                    .choices
+                    .iter()
+                    .filter_map(|c| c.finish_reason.clone()),
+            );
             if let Some(u) = response.usage {
+                span.record("gen_ai.usage.input_tokens", u.prompt_tokens);
+                span.record("gen_ai.usage.output_tokens", u.completion_tokens);
                 span.in_scope(|| {
                     tracing::debug!(
                         gen_ai.usage.input_tokens = u.prompt_tokens,

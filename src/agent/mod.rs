@@ -26,7 +26,7 @@ use std::{
 };
 
 use tokio::time::Instant;
-use tracing::Instrument;
+use tracing::{Instrument, field::Empty};
 
 pub use events::{Emitter, RunEvent};
 
@@ -34,6 +34,7 @@ use crate::{
     contract::{CombinedSuggestionsResponse, RunPath, RunRecord, SuggestionsRequest},
     degraded::{Degraded, Source},
     llm::LlmError,
+    otel,
     runs::RunRecords,
     settings::{AgentSettings, Secret},
     tools::{Caller, ToolDeps, connection::McpConnection},
@@ -151,7 +152,23 @@ impl Orchestrator {
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
         let run_id = input.run_id.clone();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
-        let span = tracing::info_span!("invoke_agent", run_id = %run_id);
+        let span = tracing::info_span!(
+            "invoke_agent",
+            run_id = %run_id,
+            otel.name = Empty,
+            gen_ai.operation.name = Empty,
+            gen_ai.provider.name = Empty,
+            gen_ai.agent.name = Empty,
+        );
+        otel::record(
+            &span,
+            &[
+                ("otel.name", "invoke_agent linkup-suggestions"),
+                ("gen_ai.operation.name", "invoke_agent"),
+                ("gen_ai.provider.name", otel::PROVIDER),
+                ("gen_ai.agent.name", otel::AGENT),
+            ],
+        );
         let registered = self.conn.register(Caller::new(
             input.graph_token.clone(),
             Some(input.post_id.clone()),

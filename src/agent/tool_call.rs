@@ -114,11 +114,19 @@ pub(super) struct Traced<'e> {
 }
 
 impl<'e> Traced<'e> {
-    /// Starts the span and the clock of a call to `tool`.
-    pub fn start(tool: &str, events: &'e Emitter) -> Self {
+    /// Starts the span and the clock of a call to `tool` (`call_id`: the
+    /// model's id for the call, when the model made it).
+    pub fn start(tool: &str, call_id: Option<&str>, events: &'e Emitter) -> Self {
         Self {
             tool: tool.to_owned(),
-            span: tracing::debug_span!("execute_tool", gen_ai.tool.name = tool),
+            span: tracing::debug_span!(
+                "execute_tool",
+                otel.name = format!("execute_tool {tool}"),
+                gen_ai.operation.name = "execute_tool",
+                gen_ai.tool.name = tool,
+                gen_ai.tool.type = "function",
+                gen_ai.tool.call.id = call_id,
+            ),
             started: Instant::now(),
             events,
         }
@@ -177,6 +185,7 @@ impl<'e> Traced<'e> {
         let tool = self.tool.as_str();
         self.span
             .in_scope(|| tracing::warn!(tool, error.kind = kind, "tool call failed"));
+        crate::otel::set_error(&self.span, kind);
         self.emit(Some(kind), 0, self.elapsed_ms());
     }
 

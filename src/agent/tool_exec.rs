@@ -101,7 +101,7 @@ async fn execute(
     call: &ToolCall,
 ) -> Outcome {
     let name = call.function.name.as_str();
-    let traced = Traced::start(name, &ctx.events);
+    let traced = Traced::start(name, Some(&call.id), &ctx.events);
     let error = |content: String, invalid: bool| Outcome {
         reply: Reply::Text(content),
         invalid,

@@ -30,12 +30,14 @@ use tower_http::{
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     trace::{DefaultOnResponse, TraceLayer},
 };
+use tracing::field::Empty;
 
 pub use error::ApiError;
 use extract::BodyTimeout;
 
 use crate::{
-    agent::Orchestrator, posts::PostIndex, runs::RunRecords, settings::Settings, tools::ToolDeps,
+    agent::Orchestrator, otel, posts::PostIndex, runs::RunRecords, settings::Settings,
+    tools::ToolDeps,
 };
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -75,11 +77,7 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(
             TraceLayer::new_for_http()
-                .make_span_with(|req: &Request| {
-                    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
-                    let request_id = req.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
-                    tracing::info_span!("http_request", method = %req.method(), route = route.as_deref().unwrap_or("unmatched"), request_id)
-                })
+                .make_span_with(request_span)
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
@@ -96,6 +94,47 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         req
     }))
     .with_state(state)
+}
+
+/// The request's span; in a trace, the HTTP server span, continuing the
+/// caller's `traceparent`.
+fn request_span(req: &Request) -> tracing::Span {
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str);
+    let request_id = req
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let span = tracing::info_span!(
+        "http_request",
+        method = %req.method(),
+        route,
+        request_id,
+        otel.name = Empty,
+        otel.kind = Empty,
+        http.request.method = Empty,
+        http.route = Empty,
+        url.scheme = Empty,
+        http.response.status_code = Empty,
+    );
+    if otel::enabled() {
+        let name = format!("{} {route}", req.method());
+        otel::record(
+            &span,
+            &[
+                ("otel.name", &name),
+                ("otel.kind", "server"),
+                ("http.request.method", req.method().as_str()),
+                ("http.route", route),
+                ("url.scheme", "http"),
+            ],
+        );
+        otel::continue_trace(&span, req.headers());
+    }
+    span
 }
 
 /// Records each request in the metrics: route template (`unmatched` for
@@ -124,7 +163,15 @@ async fn record_http(
     let _in_flight = metrics.http_started();
     let response = next.run(req).await;
     let seconds = started.elapsed().as_secs_f64();
-    metrics.http_done(route, method, response.status().as_str(), seconds);
+    let status = response.status();
+    metrics.http_done(route, method, status.as_str(), seconds);
+    if otel::enabled() {
+        let span = tracing::Span::current();
+        span.record("http.response.status_code", status.as_u16());
+        if status.is_server_error() {
+            otel::set_error(&span, status.as_str());
+        }
+    }
     response
 }
 

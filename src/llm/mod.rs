@@ -10,9 +10,11 @@ use std::{sync::Arc, time::Duration};
 use futures::future::BoxFuture;
 use reqwest::StatusCode;
 use serde::{Serialize, de::DeserializeOwned};
+use tracing::Instrument;
 
 use crate::{
     metrics::{self, Metrics},
+    otel,
     ratelimit::{self, RateLimit},
     settings::{AzureOpenAiSettings, Secret},
     upstream::{self, BodyError},
@@ -95,6 +97,9 @@ pub trait ChatModel: Send + Sync {
         messages: &'a [ChatMessage],
         options: ChatOptions<'a>,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
+
+    /// The model asked for (the deployment's name), as traces name it.
+    fn model(&self) -> &str;
 }
 
 impl ChatModel for AzureOpenAi {
@@ -104,6 +109,10 @@ impl ChatModel for AzureOpenAi {
         options: ChatOptions<'a>,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(AzureOpenAi::chat(self, messages, options))
+    }
+
+    fn model(&self) -> &str {
+        &self.inner.chat_deployment
     }
 }
 
@@ -261,7 +270,19 @@ impl AzureOpenAi {
     /// Embeds each input; the result has one vector per input, in order.
     pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
         let started = std::time::Instant::now();
-        let result = self.embed_call(inputs).await;
+        let model = self.inner.embedding_deployment.as_str();
+        let span = tracing::debug_span!(
+            "embeddings",
+            otel.name = format!("embeddings {model}"),
+            otel.kind = "client",
+            gen_ai.operation.name = "embeddings",
+            gen_ai.provider.name = otel::PROVIDER,
+            gen_ai.request.model = model,
+        );
+        let result = self.embed_call(inputs).instrument(span.clone()).await;
+        if let Err(e) = &result {
+            otel::set_error(&span, e.kind());
+        }
         self.metrics.llm_call(
             "embeddings",
             &self.inner.embedding_deployment,
@@ -310,6 +331,25 @@ impl AzureOpenAi {
         cap: usize,
         limit: &RateLimit,
     ) -> Result<R, LlmError> {
+        let span = otel::client_span(url);
+        let result = self
+            .send(url, body, timeout, cap, limit)
+            .instrument(span.clone())
+            .await;
+        if let Err(e) = &result {
+            otel::set_error(&span, e.kind());
+        }
+        result
+    }
+
+    async fn send<B: Serialize, R: DeserializeOwned + Send + 'static>(
+        &self,
+        url: &reqwest::Url,
+        body: &B,
+        timeout: Duration,
+        cap: usize,
+        limit: &RateLimit,
+    ) -> Result<R, LlmError> {
         let key = self
             .inner
             .api_key
@@ -320,6 +360,7 @@ impl AzureOpenAi {
             .inner
             .http
             .post(url.clone())
+            .headers(otel::trace_headers())
             .header("api-key", key)
             .timeout(timeout)
             .json(body)
@@ -327,6 +368,7 @@ impl AzureOpenAi {
             .await
             .map_err(|e| transport_error(&e))?;
         let status = response.status();
+        otel::client_status(status);
         limit.observe(response.headers());
         if status == StatusCode::TOO_MANY_REQUESTS {
             limit.throttled(ratelimit::retry_after(response.headers()));

@@ -49,6 +49,10 @@ impl ScriptedModel {
 }
 
 impl ChatModel for ScriptedModel {
+    fn model(&self) -> &str {
+        "scripted"
+    }
+
     fn chat<'a>(
         &'a self,
         messages: &'a [ChatMessage],
@@ -93,6 +97,8 @@ impl ChatModel for ScriptedModel {
                 },
             };
             Ok(ChatResponse {
+                id: None,
+                model: None,
                 choices: vec![Choice {
                     message,
                     finish_reason: None,

@@ -100,6 +100,12 @@ pub struct ChatRequest<'a> {
 /// Answer of `POST .../chat/completions`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ChatResponse {
+    /// The completion's id (`chatcmpl-…`).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The model that answered (e.g. `gpt-4o-mini-2024-07-18`).
+    #[serde(default)]
+    pub model: Option<String>,
     pub choices: Vec<Choice>,
     #[serde(default)]
     pub usage: Option<Usage>,

@@ -104,6 +104,7 @@ impl McpConnection {
         );
         let mut params =
             CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
+        crate::otel::inject_into_meta(&mut meta.0);
         params.meta = Some(meta);
         self.client
             .call_tool(params)

@@ -16,6 +16,8 @@ pub mod session;
 
 use std::{sync::Arc, time::Duration};
 
+use tracing::Instrument;
+
 use rmcp::{
     RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, tool::schema_for_output, wrapper::Parameters},
@@ -35,6 +37,7 @@ use crate::{
     llm::AzureOpenAi,
     metrics::Metrics,
     msgraph::GraphClient,
+    otel,
     posts::{PostIndex, PostIndexError},
     settings::Settings,
 };
@@ -141,7 +144,8 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchM365Args>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.recorded("search_m365", async {
+        let span = call_span("search_m365", &ctx);
+        self.recorded("search_m365", span, async {
             match self.caller(&ctx) {
                 Ok(caller) => {
                     let work = search_m365::run(&self.deps, &caller, args, self.door.with_text());
@@ -164,7 +168,8 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchPostsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.recorded("search_posts", async {
+        let span = call_span("search_posts", &ctx);
+        self.recorded("search_posts", span, async {
             match self.caller(&ctx) {
                 Ok(caller) => {
                     let work = search_posts::run(&self.deps, &caller, args, self.door.with_text());
@@ -187,8 +192,9 @@ impl SuggestionTools {
         Parameters(args): Parameters<HintArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        let span = call_span("generate_action_hint", &ctx);
         let work = cancellable(ctx, action_hint::run(&self.deps, args));
-        self.recorded("generate_action_hint", work).await
+        self.recorded("generate_action_hint", span, work).await
     }
 
     /// The whole Suggestions panel for a post (`/mcp` only).
@@ -206,20 +212,22 @@ impl SuggestionTools {
             return output::failed("get_suggestions is offered on /mcp only", None);
         };
         let caller = http::caller(&ctx);
+        let span = call_span("get_suggestions", &ctx);
         let work = cancellable(ctx, get_suggestions::run(panels.as_ref(), caller, request));
-        self.recorded("get_suggestions", work).await
+        self.recorded("get_suggestions", span, work).await
     }
 }
 
 impl SuggestionTools {
-    /// Runs a tool call and records it: `ok`, `error` (its source failed) or
-    /// `invalid` (the call itself was wrong), by door.
+    /// Runs a tool call in `span` and records it: `ok`, `error` (its source
+    /// failed) or `invalid` (the call itself was wrong), by door.
     async fn recorded(
         &self,
         tool: &'static str,
+        span: tracing::Span,
         work: impl Future<Output = CallToolResult>,
     ) -> CallToolResult {
-        let result = work.await;
+        let result = work.instrument(span).await;
         let outcome = match result.is_error {
             Some(true) if output::degraded_of(&result).is_empty() => "invalid",
             Some(true) => "error",
@@ -251,6 +259,22 @@ impl SuggestionTools {
             Door::Http(_) => Ok(Arc::new(http::caller(ctx))),
         }
     }
+}
+
+/// The span of a tool call on this server: in a trace, an MCP server span
+/// continuing the caller's trace when its `_meta` carries a `traceparent`
+/// (the in-process agent's calls do).
+fn call_span(tool: &'static str, ctx: &RequestContext<RoleServer>) -> tracing::Span {
+    let span = tracing::debug_span!(
+        "tools/call",
+        otel.name = format!("tools/call {tool}"),
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+    );
+    otel::continue_trace_in_meta(&span, &ctx.meta.0);
+    span
 }
 
 #[tool_handler(router = self.tool_router)]

@@ -14,6 +14,7 @@ mod quality;
 mod runs;
 mod slow_clients;
 mod suggestions;
+mod traces;
 mod upstream_faults;
 // Shared with benches/load.rs, which uses helpers the tests do not.
 #[allow(dead_code)]

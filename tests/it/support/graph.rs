@@ -155,6 +155,8 @@ pub fn engineering_corpus() -> Vec<Doc> {
 #[derive(Clone, Debug)]
 pub struct Received {
     pub authorization: Option<String>,
+    /// The W3C trace context the request carried.
+    pub traceparent: Option<String>,
     pub body: Value,
 }
 
@@ -297,6 +299,10 @@ async fn search(
     let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     script.lock().unwrap().received.push(Received {
         authorization: authorization.clone(),
+        traceparent: headers
+            .get("traceparent")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
         body: parsed.clone(),
     });
     let user = authorization

@@ -5,6 +5,7 @@ pub mod faults;
 pub mod graph;
 pub mod logs;
 pub mod openai;
+pub mod otlp;
 pub mod quality;
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
