@@ -7,6 +7,8 @@
 #
 #   benches/instructions.sh B1 [B5 ...]          # this checkout's release build
 #   SERVICE=/path/to/other/build benches/instructions.sh B1
+#   TRACES=1 benches/instructions.sh B1             # exporting traces (OTLP) to
+#                                                   # a local receiver
 #
 # Needs valgrind (apt-get install valgrind). Takes ~20 s per scenario.
 set -euo pipefail
@@ -19,12 +21,34 @@ bench=$(cargo bench --locked --bench load --no-run 2>&1 |
 service=$(realpath "${SERVICE:-target/release/linkup-suggestions}")
 valgrind=$(command -v valgrind)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; [ -z "${receiver:-}" ] || kill "$receiver"' EXIT
+
+# TRACES=1: a local OTLP/HTTP receiver that takes every export (200, an empty
+# ExportTraceServiceResponse), as a collector would; the service exports to it.
+otel_env=
+if [ "${TRACES:-0}" = 1 ]; then
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    python3 - "$port" <<'PY' &
+import http.server, sys
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(200)
+        self.send_header("content-type", "application/x-protobuf")
+        self.send_header("content-length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Receiver).serve_forever()
+PY
+    receiver=$!
+    otel_env="OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$port"
+fi
 
 count() { # scenario requests -> instructions of the whole service run
     # The bench starts the service with a cleared environment: absolute paths.
-    printf '#!/bin/sh\nexec %s --tool=callgrind --callgrind-out-file=%s %s "$@" 2>/dev/null\n' \
-        "$valgrind" "$work/out" "$service" >"$work/run.sh"
+    printf '#!/bin/sh\nexec env %s %s --tool=callgrind --callgrind-out-file=%s %s "$@" 2>/dev/null\n' \
+        "$otel_env" "$valgrind" "$work/out" "$service" >"$work/run.sh"
     chmod +x "$work/run.sh"
     BENCH_REQUESTS=$2 BENCH_SERVICE_BIN="$work/run.sh" BENCH_GRACEFUL_STOP=1 \
         "$bench" "$1" >/dev/null 2>&1

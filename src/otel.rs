@@ -83,12 +83,21 @@ pub fn from_env() -> anyhow::Result<Option<(BoxedLayer, Traces)>> {
         )
         .build();
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+    // Our spans (debug and up) and our warnings and errors; no code
+    // locations, thread names or busy/idle timers: each costs every span
+    // (or every poll) and says nothing the span tree does not.
+    let ours = tracing_subscriber::filter::filter_fn(|meta| {
+        meta.target().starts_with("linkup_suggestions")
+            && (meta.is_span() || *meta.level() <= tracing::Level::WARN)
+    });
     let layer = tracing_opentelemetry::layer()
         .with_tracer(provider.tracer("linkup-suggestions"))
-        .with_filter(
-            tracing_subscriber::filter::Targets::new()
-                .with_target("linkup_suggestions", tracing::Level::DEBUG),
-        )
+        .with_location(false)
+        .with_threads(false)
+        .with_target(false)
+        .with_tracked_inactivity(false)
+        .with_context_activation(false)
+        .with_filter(ours)
         .boxed();
     ENABLED.store(true, Ordering::Relaxed);
     Ok(Some((layer, Traces { provider })))
