@@ -11,6 +11,7 @@ RUN mkdir src benches && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && rm -rf src config benches
 COPY config ./config
 COPY benches ./benches
+COPY migrations ./migrations
 COPY src ./src
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked
 

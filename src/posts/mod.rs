@@ -4,6 +4,7 @@
 
 mod legacy;
 mod lexical;
+pub mod postgres;
 mod store;
 mod vectors;
 

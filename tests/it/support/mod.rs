@@ -6,6 +6,7 @@ pub mod graph;
 pub mod logs;
 pub mod openai;
 pub mod otlp;
+pub mod postgres;
 pub mod quality;
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
