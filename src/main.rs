@@ -30,14 +30,19 @@ async fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("healthcheck") {
         return healthcheck(&settings).await;
     }
-    let (traces_layer, traces) = match otel::from_env() {
-        Ok(traces) => traces.unzip(),
-        Err(e) => {
-            eprintln!("linkup-suggestions: trace export not started: {e:#}");
-            (None, None)
+    // A bad trace export configuration costs the traces, not the service:
+    // it is logged once the logs are set up.
+    let (traces_layer, traces, traces_error) = match otel::from_env() {
+        Ok(traces) => {
+            let (layer, traces) = traces.unzip();
+            (layer, traces, None)
         }
+        Err(e) => (None, None, Some(e)),
     };
     telemetry::init(&settings.log, traces_layer);
+    if let Some(e) = traces_error {
+        tracing::warn!(error.message = format!("{e:#}"), "trace export not started");
+    }
     let app = match App::build(settings).await {
         Ok(app) => app,
         Err(e) => {

@@ -7,7 +7,6 @@ use std::{sync::Arc, time::Duration};
 use reqwest::{StatusCode, header};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tracing::Instrument;
 
 use crate::{
     contract::{M365Source, McpSuggestion},
@@ -178,17 +177,12 @@ impl GraphClient {
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
         let started = std::time::Instant::now();
-        let span = match &self.endpoint {
-            Some(url) => otel::client_span(url),
-            None => tracing::Span::none(),
-        };
-        let result = self
-            .search_group(token, query, entity_types)
-            .instrument(span.clone())
-            .await;
-        if let Err(e) = &result {
-            otel::set_error(&span, e.kind());
-        }
+        let span = self
+            .endpoint
+            .as_ref()
+            .map_or_else(tracing::Span::none, otel::client_span);
+        let call = self.search_group(token, query, entity_types);
+        let result = otel::traced(span, call, GraphError::kind).await;
         let seconds = started.elapsed().as_secs_f64();
         self.metrics
             .graph_call(group, metrics::outcome(&result, GraphError::kind), seconds);

@@ -25,7 +25,7 @@ use opentelemetry_http::{
 };
 use opentelemetry_otlp::{Protocol, WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::{Resource, propagation::TraceContextPropagator, trace::SdkTracerProvider};
-use tracing::Span;
+use tracing::{Instrument, Span};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::Layer;
 
@@ -201,6 +201,19 @@ pub fn client_status(status: http::StatusCode) {
     if status.is_client_error() || status.is_server_error() {
         set_error(&span, status.as_str());
     }
+}
+
+/// Runs `call` in `span`; an error marks the span failed with its `kind`.
+pub async fn traced<T, E>(
+    span: Span,
+    call: impl Future<Output = Result<T, E>>,
+    kind: impl Fn(&E) -> &'static str,
+) -> Result<T, E> {
+    let result = call.instrument(span.clone()).await;
+    if let Err(e) = &result {
+        set_error(&span, kind(e));
+    }
+    result
 }
 
 /// Records `fields` (declared `Empty` on `span`) when traces are on: what

@@ -10,7 +10,6 @@ use std::{sync::Arc, time::Duration};
 use futures::future::BoxFuture;
 use reqwest::StatusCode;
 use serde::{Serialize, de::DeserializeOwned};
-use tracing::Instrument;
 
 use crate::{
     metrics::{self, Metrics},
@@ -279,10 +278,7 @@ impl AzureOpenAi {
             gen_ai.provider.name = otel::PROVIDER,
             gen_ai.request.model = model,
         );
-        let result = self.embed_call(inputs).instrument(span.clone()).await;
-        if let Err(e) = &result {
-            otel::set_error(&span, e.kind());
-        }
+        let result = otel::traced(span, self.embed_call(inputs), LlmError::kind).await;
         self.metrics.llm_call(
             "embeddings",
             &self.inner.embedding_deployment,
@@ -331,64 +327,48 @@ impl AzureOpenAi {
         cap: usize,
         limit: &RateLimit,
     ) -> Result<R, LlmError> {
-        let span = otel::client_span(url);
-        let result = self
-            .send(url, body, timeout, cap, limit)
-            .instrument(span.clone())
-            .await;
-        if let Err(e) = &result {
-            otel::set_error(&span, e.kind());
-        }
-        result
-    }
-
-    async fn send<B: Serialize, R: DeserializeOwned + Send + 'static>(
-        &self,
-        url: &reqwest::Url,
-        body: &B,
-        timeout: Duration,
-        cap: usize,
-        limit: &RateLimit,
-    ) -> Result<R, LlmError> {
-        let key = self
-            .inner
-            .api_key
-            .as_ref()
-            .map(Secret::expose)
-            .unwrap_or_default();
-        let response = self
-            .inner
-            .http
-            .post(url.clone())
-            .headers(otel::trace_headers())
-            .header("api-key", key)
-            .timeout(timeout)
-            .json(body)
-            .send()
-            .await
-            .map_err(|e| transport_error(&e))?;
-        let status = response.status();
-        otel::client_status(status);
-        limit.observe(response.headers());
-        if status == StatusCode::TOO_MANY_REQUESTS {
-            limit.throttled(ratelimit::retry_after(response.headers()));
-        }
-        if status.is_success() {
-            return upstream::json(response, cap).await.map_err(|e| match e {
-                BodyError::TooLarge(_) => LlmError::TooLarge,
-                BodyError::Read(e) => match transport_error(&e) {
-                    LlmError::Connect => LlmError::Malformed,
-                    other => other,
-                },
-                BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
-            });
-        }
-        let retry_after_secs =
-            ratelimit::retry_after(response.headers()).map(|d| d.as_secs_f64().ceil() as u64);
-        let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
-            .await
-            .unwrap_or_default();
-        Err(status_error(status, retry_after_secs, &body))
+        let call = async {
+            let key = self
+                .inner
+                .api_key
+                .as_ref()
+                .map(Secret::expose)
+                .unwrap_or_default();
+            let response = self
+                .inner
+                .http
+                .post(url.clone())
+                .headers(otel::trace_headers())
+                .header("api-key", key)
+                .timeout(timeout)
+                .json(body)
+                .send()
+                .await
+                .map_err(|e| transport_error(&e))?;
+            let status = response.status();
+            otel::client_status(status);
+            limit.observe(response.headers());
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                limit.throttled(ratelimit::retry_after(response.headers()));
+            }
+            if status.is_success() {
+                return upstream::json(response, cap).await.map_err(|e| match e {
+                    BodyError::TooLarge(_) => LlmError::TooLarge,
+                    BodyError::Read(e) => match transport_error(&e) {
+                        LlmError::Connect => LlmError::Malformed,
+                        other => other,
+                    },
+                    BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
+                });
+            }
+            let retry_after_secs =
+                ratelimit::retry_after(response.headers()).map(|d| d.as_secs_f64().ceil() as u64);
+            let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
+                .await
+                .unwrap_or_default();
+            Err(status_error(status, retry_after_secs, &body))
+        };
+        otel::traced(otel::client_span(url), call, LlmError::kind).await
     }
 }
 

@@ -1,7 +1,6 @@
 //! The post index through the ingestion API and `search_posts`.
 
 use std::{
-    io::{BufRead, BufReader},
     process::{Command, Stdio},
     time::Duration,
 };
@@ -301,16 +300,7 @@ fn start_binary(db: &std::path::Path) -> (std::process::Child, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = loop {
-        let line = lines.next().expect("service printed its address").unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-        if let Some(addr) = v["fields"]["addr"].as_str() {
-            break addr.to_owned();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let addr = crate::support::listening_addr(child.stdout.take().unwrap());
     (child, addr)
 }
 

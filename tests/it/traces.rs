@@ -6,7 +6,6 @@
 
 use std::{
     collections::HashMap,
-    io::{BufRead, BufReader},
     process::{Child, Command, Stdio},
     sync::{Arc, Mutex},
     time::Duration,
@@ -17,6 +16,7 @@ use serde_json::{Value, json};
 use crate::support::{
     FakeGraph, FakeOpenAi, Options,
     graph::{self, TOKEN},
+    listening_addr_keeping_log,
     openai::{self, ChatStep},
     otlp::{Collector, Span},
     post_body, spawn_app_with, test_env,
@@ -51,21 +51,8 @@ fn start(env: HashMap<String, String>) -> Service {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the service logs its address").unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-        if let Some(addr) = v["fields"]["addr"].as_str() {
-            break addr.to_owned();
-        }
-    };
     let logs = Arc::new(Mutex::new(Vec::new()));
-    let sink = logs.clone();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            sink.lock().unwrap().push(line);
-        }
-    });
+    let addr = listening_addr_keeping_log(child.stdout.take().unwrap(), logs.clone());
     Service { child, addr, logs }
 }
 
@@ -82,6 +69,7 @@ fn env(
         db,
         &Options {
             llm: true,
+            embeddings: true,
             ..Options::default()
         },
     );
@@ -90,6 +78,17 @@ fn env(
     // Export every 100 ms instead of 5 s (the SDK reads it).
     env.insert("OTEL_BSP_SCHEDULE_DELAY".into(), "100".into());
     env
+}
+
+/// An agent run's script: one Microsoft 365 search, then the answer.
+fn search_then_answer() -> [ChatStep; 2] {
+    [
+        ChatStep::ToolCalls(vec![(
+            "search_m365",
+            json!({"query": "deployment pipeline"}),
+        )]),
+        ChatStep::Final(json!({"m365": ["m1"], "posts": [], "actionHint": "Read it."})),
+    ]
 }
 
 /// The trace id of a `traceparent` header.
@@ -224,6 +223,22 @@ async fn an_agent_request_exports_its_span_tree_with_genai_attributes_in_the_cal
         assert_eq!(exec[0].attr("gen_ai.tool.call.id"), Some(call_id));
     }
 
+    // The posts search embeds its query.
+    let embeddings = named("embeddings text-embedding-3-small");
+    assert_eq!(embeddings.len(), 1, "{spans:#?}");
+    assert!(under(embeddings[0], agent));
+    assert_eq!(
+        (
+            embeddings[0].kind,
+            embeddings[0].attr("gen_ai.operation.name")
+        ),
+        (CLIENT, Some("embeddings"))
+    );
+    assert_eq!(
+        embeddings[0].attr("gen_ai.request.model"),
+        Some("text-embedding-3-small")
+    );
+
     // Each upstream request carries the trace, naming its client span.
     let chat_calls = openai.chat_requests();
     assert_eq!(chat_calls.len(), 2);
@@ -291,13 +306,7 @@ async fn an_unreachable_collector_costs_a_warning_not_an_answer() {
     ));
     let http = linkup_suggestions::http_client().unwrap();
     for _ in 0..3 {
-        openai.chat([
-            ChatStep::ToolCalls(vec![(
-                "search_m365",
-                json!({"query": "deployment pipeline"}),
-            )]),
-            ChatStep::Final(json!({"m365": ["m1"], "posts": [], "actionHint": "Read it."})),
-        ]);
+        openai.chat(search_then_answer());
         let res = http
             .post(format!("http://{}/api/suggestions", service.addr))
             .bearer_auth(TOKEN)
@@ -339,13 +348,7 @@ async fn without_otel_variables_no_trace_context_goes_upstream() {
     })
     .await;
     app.graph.add(graph::engineering_corpus());
-    app.openai.chat([
-        ChatStep::ToolCalls(vec![(
-            "search_m365",
-            json!({"query": "deployment pipeline"}),
-        )]),
-        ChatStep::Final(json!({"m365": ["m1"], "posts": [], "actionHint": "Read it."})),
-    ]);
+    app.openai.chat(search_then_answer());
     let res = app
         .http
         .post(app.url("/api/suggestions"))

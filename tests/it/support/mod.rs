@@ -20,6 +20,21 @@ pub use openai::FakeOpenAi;
 /// The address a started service binary logs (`listening`, JSON logs) on
 /// its stdout; the rest of its log is drained, as a log shipper would.
 pub fn listening_addr(stdout: std::process::ChildStdout) -> String {
+    read_log(stdout, None)
+}
+
+/// [`listening_addr`], keeping the log lines that follow in `kept`.
+pub fn listening_addr_keeping_log(
+    stdout: std::process::ChildStdout,
+    kept: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) -> String {
+    read_log(stdout, Some(kept))
+}
+
+fn read_log(
+    stdout: std::process::ChildStdout,
+    kept: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+) -> String {
     use std::io::BufRead;
     let mut lines = std::io::BufReader::new(stdout).lines();
     let addr = loop {
@@ -32,7 +47,13 @@ pub fn listening_addr(stdout: std::process::ChildStdout) -> String {
             break addr.to_owned();
         }
     };
-    std::thread::spawn(move || for _ in lines {});
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            if let Some(kept) = &kept {
+                kept.lock().unwrap().push(line);
+            }
+        }
+    });
     addr
 }
 
