@@ -71,6 +71,10 @@ async fn open(dir: &std::path::Path, openai: &FakeOpenAi) -> PostIndex {
     let env = [
         ("AZURE_OPENAI_ENDPOINT".to_owned(), openai.url()),
         ("AZURE_OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
+        (
+            "LINKUP__POSTS__DB_PATH".to_owned(),
+            dir.join("posts.db").display().to_string(),
+        ),
     ]
     .into_iter()
     .collect();
@@ -79,7 +83,7 @@ async fn open(dir: &std::path::Path, openai: &FakeOpenAi) -> PostIndex {
         linkup_suggestions::http_client().expect("client"),
         &settings.azure_openai,
     );
-    PostIndex::open(&dir.join("posts.db"), llm)
+    PostIndex::open(&settings.posts, llm)
         .await
         .expect("index opens")
 }

@@ -316,8 +316,16 @@ pub struct ErrorDetail {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Readiness {
+    /// Whether suggestions are served (the post index answers and the MCP
+    /// tools list); an unreachable PostgreSQL does not make it false.
     pub ready: bool,
+    /// The post index answers searches (from memory with PostgreSQL).
     pub post_index: bool,
+    /// Where posts are stored: `sqlite` or `postgres`.
+    pub post_store: String,
+    /// Whether that store is reachable: false while PostgreSQL is down
+    /// (writes answer 503, searches may be stale: `posts_stale`).
+    pub post_store_reachable: bool,
     pub mcp_tools: Vec<String>,
     pub llm_configured: bool,
     pub embeddings_configured: bool,

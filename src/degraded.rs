@@ -56,6 +56,9 @@ pub enum Degraded {
     PostsIndexError,
     /// At the deadline, even the posts ranked by words came too late.
     PostsTimeout,
+    /// The shared post database is unreachable: posts come from this
+    /// replica's memory and may miss other replicas' latest writes.
+    PostsStale,
     /// The query's embedding failed (`embeddings_<kind>`).
     Embeddings(&'static str),
     /// The LLM could not write `generate_action_hint`'s hint (`hint_llm_<kind>`).
@@ -114,6 +117,7 @@ impl Degraded {
             Self::PostsLexicalOnly => fixed("posts_lexical_only"),
             Self::PostsIndexError => fixed("posts_index_error"),
             Self::PostsTimeout => fixed("posts_timeout"),
+            Self::PostsStale => fixed("posts_stale"),
             Self::Embeddings(kind) => Cow::Owned(format!("embeddings_{kind}")),
             Self::HintLlm(kind) => Cow::Owned(format!("hint_llm_{kind}")),
             Self::ToolError(source) => Cow::Owned(format!("{}_tool_error", source.as_str())),
@@ -136,6 +140,7 @@ impl Degraded {
             Self::PostsLexicalOnly,
             Self::PostsIndexError,
             Self::PostsTimeout,
+            Self::PostsStale,
             Self::McpCallFailed,
             Self::Deadline,
         ];

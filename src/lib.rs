@@ -13,7 +13,7 @@
 //! - [`msgraph`]: Microsoft Graph search client.
 //! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.
 //! - [`ratelimit`]: what an upstream's rate limits allow (after a 429, nothing until its retry time).
-//! - [`posts`]: the post index (SQLite store, in-memory BM25 and vectors).
+//! - [`posts`]: the post index (in-memory BM25 and vectors; SQLite or PostgreSQL store).
 //! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
 //!   graceful shutdown.
 //! - [`telemetry`]: tracing subscriber set-up (payload-logging crates clamped).
@@ -68,10 +68,15 @@ impl App {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let http = http_client().context("building the HTTP client")?;
         let deps = ToolDeps::build(&settings, http).await.with_context(|| {
-            format!(
-                "opening the post index at {}",
-                settings.posts.db_path.display()
-            )
+            match settings.posts.backend {
+                settings::PostsBackend::Sqlite => format!(
+                    "opening the post index at {}",
+                    settings.posts.db_path.display()
+                ),
+                settings::PostsBackend::Postgres => {
+                    "opening the post index in PostgreSQL (posts.database_url)".to_owned()
+                }
+            }
         })?;
         let posts = deps.posts.clone();
         let maintenance = posts.spawn_maintenance(

@@ -1,10 +1,17 @@
 //! Thin entry point: settings, telemetry, serve until SIGTERM/Ctrl-C.
 //! `linkup-suggestions healthcheck` probes a running instance's `/healthz`
-//! (the container's HEALTHCHECK; the runtime image has no curl).
+//! (the container's HEALTHCHECK; the runtime image has no curl);
+//! `linkup-suggestions migrate-posts --from sqlite:PATH --to postgres://…`
+//! copies a SQLite post index into PostgreSQL.
 
 use std::{path::Path, process::ExitCode, time::Duration};
 
-use linkup_suggestions::{App, otel, settings::Settings, telemetry};
+use linkup_suggestions::{
+    App, otel,
+    posts::copy,
+    settings::{PostsBackend, PostsSettings, Secret, Settings},
+    telemetry,
+};
 
 /// jemalloc: the service allocates many small, short-lived buffers (JSON,
 /// HTTP) across threads; see BENCHMARKS.md for what it changed.
@@ -27,8 +34,14 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if std::env::args().nth(1).as_deref() == Some("healthcheck") {
-        return healthcheck(&settings).await;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("healthcheck") => return healthcheck(&settings).await,
+        Some("migrate-posts") => {
+            telemetry::init(&settings.log, None);
+            return migrate_posts(&settings, &args[1..]).await;
+        }
+        _ => {}
     }
     // A bad trace export configuration costs the traces, not the service:
     // it is logged once the logs are set up.
@@ -60,6 +73,53 @@ async fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error.message = format!("{e:#}"), "server failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `migrate-posts --from sqlite:PATH --to postgres://…`: copies the SQLite
+/// post index at PATH (posts, vectors, run records) into the PostgreSQL
+/// database (`--to` defaults to `posts.database_url` / `DATABASE_URL`).
+async fn migrate_posts(settings: &Settings, args: &[String]) -> ExitCode {
+    const USAGE: &str = "usage: linkup-suggestions migrate-posts --from sqlite:PATH [--to postgres://USER:PASSWORD@HOST/DB]";
+    let (mut from, mut to) = (None, settings.posts.database_url.clone());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--from", Some(v)) => from = v.strip_prefix("sqlite:").map(std::path::PathBuf::from),
+            ("--to", Some(v)) => {
+                to = Some(Secret::new(
+                    v.strip_prefix("postgres:")
+                        .filter(|r| !r.starts_with("//"))
+                        .unwrap_or(v),
+                ))
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (Some(from), Some(to)) = (from, to) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let target = PostsSettings {
+        backend: PostsBackend::Postgres,
+        database_url: Some(to),
+        ..settings.posts.clone()
+    };
+    match copy::sqlite_to_postgres(&from, &target, settings.runs.max_records).await {
+        Ok(c) => {
+            println!(
+                "copied {} posts ({} with vectors) and {} run records; {} expired posts skipped",
+                c.posts, c.vectors, c.runs, c.expired_skipped
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("linkup-suggestions migrate-posts: {e}");
             ExitCode::FAILURE
         }
     }

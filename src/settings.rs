@@ -130,10 +130,25 @@ pub struct GraphSettings {
     pub max_body_bytes: usize,
 }
 
-/// The embedded post index.
+/// The post index and where it is stored.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PostsSettings {
+    /// Where posts are stored: one process's SQLite file, or a PostgreSQL
+    /// database shared by several replicas.
+    pub backend: PostsBackend,
+    /// The SQLite file (`backend = "sqlite"`).
     pub db_path: PathBuf,
+    /// The PostgreSQL connection URL (`backend = "postgres"`), also read from
+    /// `DATABASE_URL`: `postgres://user:password@host:5432/db?sslmode=require`.
+    #[serde(default)]
+    pub database_url: Option<Secret>,
+    /// PostgreSQL connections each replica keeps for writes, at most.
+    pub pool_size: usize,
+    /// PEM file of the certificate authorities trusted for the database's
+    /// TLS instead of the system's (a managed server's CA); unset or empty:
+    /// the system's trust store.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    pub tls_ca_file: Option<PathBuf>,
     /// How often expired posts are deleted.
     pub purge_interval_secs: u64,
     /// How often posts stored without a vector are embedded again.
@@ -141,6 +156,14 @@ pub struct PostsSettings {
     /// Least cosine similarity for a post to be suggested by meaning (it
     /// depends on the embedding model).
     pub min_similarity: f32,
+}
+
+/// Where the post index is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PostsBackend {
+    Sqlite,
+    Postgres,
 }
 
 /// Log output.
@@ -181,8 +204,14 @@ pub enum SettingsError {
     Invalid { key: &'static str, message: String },
 }
 
-/// The TypeScript app's variables and the keys they set.
-const LEGACY_ENV: [(&str, &str, &str); 5] = [
+/// The TypeScript app's variables (and the conventional `DATABASE_URL`), the
+/// keys they set, and the variable that takes precedence over them.
+const LEGACY_ENV: [(&str, &str, &str); 6] = [
+    (
+        "DATABASE_URL",
+        "posts.database_url",
+        "LINKUP__POSTS__DATABASE_URL",
+    ),
     (
         "AZURE_OPENAI_ENDPOINT",
         "azure_openai.endpoint",
@@ -344,6 +373,27 @@ impl Settings {
             if value == 0 {
                 return invalid(key, "must be greater than 0");
             }
+        }
+        if self.posts.backend == PostsBackend::Postgres {
+            match self.posts.database_url.as_ref().map(|u| u.expose().trim()) {
+                None | Some("") => {
+                    return invalid(
+                        "posts.database_url",
+                        "is required when posts.backend is `postgres` (or set DATABASE_URL)",
+                    );
+                }
+                Some(url) if url.parse::<tokio_postgres::Config>().is_err() => {
+                    // The parser's message may quote the URL, password included.
+                    return invalid(
+                        "posts.database_url",
+                        "is not a PostgreSQL connection URL (postgres://user:password@host/db)",
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        if !(1..=100).contains(&self.posts.pool_size) {
+            return invalid("posts.pool_size", "must be between 1 and 100");
         }
         if !(0.0..=1.0).contains(&self.posts.min_similarity) {
             return invalid("posts.min_similarity", "must be between 0 and 1");

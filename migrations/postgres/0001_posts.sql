@@ -4,10 +4,13 @@
 -- transaction: the row lock orders the writers, so numbers become visible in
 -- order and a replica reading "changes after N" never skips one.
 CREATE TABLE change_counter (
-    id  boolean PRIMARY KEY DEFAULT true CHECK (id),
-    seq bigint NOT NULL
+    id             boolean PRIMARY KEY DEFAULT true CHECK (id),
+    seq            bigint NOT NULL,
+    -- Tombstones up to this seq were deleted: a replica that has not seen
+    -- them yet reloads every post instead of catching up.
+    purged_through bigint NOT NULL DEFAULT 0
 );
-INSERT INTO change_counter VALUES (true, 0);
+INSERT INTO change_counter (id, seq) VALUES (true, 0);
 
 -- A post's latest state; a deleted or expired post stays as a tombstone
 -- (body NULL, deleted) so replicas learn of it by its seq.
@@ -19,11 +22,13 @@ CREATE TABLE posts (
     embedding               bytea,
     embedding_claimed_until bigint,          -- unix ms: a replica is embedding it
     deleted                 boolean NOT NULL DEFAULT false,
+    deleted_at              bigint,          -- unix ms, of a tombstone
     seq                     bigint NOT NULL
 );
 CREATE INDEX posts_seq ON posts (seq, id);
 CREATE INDEX posts_expires_at ON posts (expires_at) WHERE NOT deleted;
 CREATE INDEX posts_unembedded ON posts (seq) WHERE embedding IS NULL AND NOT deleted;
+CREATE INDEX posts_tombstones ON posts (deleted_at) WHERE deleted;
 
 -- Run records (GET /api/runs/{runId}).
 CREATE TABLE runs (

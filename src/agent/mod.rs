@@ -197,6 +197,9 @@ impl Orchestrator {
             }
         }
         drop(registered);
+        if self.deps.posts.stale() {
+            outcome.degraded.push(Degraded::PostsStale);
+        }
         let path = outcome.path.unwrap_or(RunPath::Partial);
         let response = response::build(response::Parts {
             findings: &findings,

@@ -38,8 +38,22 @@ pub enum ApiError {
     RunNotFound,
     #[error("not found")]
     NotFound,
+    #[error("the post index database is unavailable; retry later")]
+    PostIndexUnavailable,
     #[error("internal error")]
-    PostIndex(#[from] PostIndexError),
+    PostIndex(PostIndexError),
+}
+
+impl From<PostIndexError> for ApiError {
+    fn from(e: PostIndexError) -> Self {
+        match e {
+            PostIndexError::Unavailable(reason) => {
+                tracing::warn!(error.kind = "post_index_unavailable", error.message = %reason, "request refused");
+                Self::PostIndexUnavailable
+            }
+            e => Self::PostIndex(e),
+        }
+    }
 }
 
 impl From<crate::tools::http::NotBearer> for ApiError {
@@ -65,7 +79,7 @@ impl ApiError {
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::OriginNotAllowed => StatusCode::FORBIDDEN,
-            Self::McpSessionsFull => StatusCode::SERVICE_UNAVAILABLE,
+            Self::McpSessionsFull | Self::PostIndexUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::PostNotFound | Self::RunNotFound | Self::NotFound => StatusCode::NOT_FOUND,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -83,6 +97,7 @@ impl ApiError {
             Self::PostNotFound => "post_not_found",
             Self::RunNotFound => "run_not_found",
             Self::NotFound => "not_found",
+            Self::PostIndexUnavailable => "post_index_unavailable",
             Self::PostIndex(_) => "internal_error",
         }
     }
@@ -105,8 +120,9 @@ impl IntoResponse for ApiError {
             },
         };
         let mut response = (self.status_code(), Json(body)).into_response();
-        if let Self::McpSessionsFull = self {
-            // Idle sessions expire; a freed slot is likely within seconds.
+        // Idle MCP sessions expire, and the post index database reconnects
+        // within seconds (backoff up to 10 s): worth retrying soon.
+        if let Self::McpSessionsFull | Self::PostIndexUnavailable = self {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));

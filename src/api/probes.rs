@@ -9,7 +9,10 @@ use axum::{
 };
 
 use super::AppState;
-use crate::contract::{RateLimits, Readiness};
+use crate::{
+    contract::{RateLimits, Readiness},
+    settings::PostsBackend,
+};
 
 fn rate_limits(state: &AppState) -> RateLimits {
     let (chat, embeddings) = state.deps.llm.rate_limits();
@@ -64,10 +67,18 @@ pub async fn healthz() -> &'static str {
     "ok"
 }
 
-/// 200 when the post index answers and the MCP tools list; says which upstreams are configured.
+/// 200 when the post index answers and the MCP tools list; says which
+/// upstreams are configured and whether the post store is reachable.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let post_index = state.posts.get("readyz-probe").await.is_ok();
+    let post_store = match state.settings.posts.backend {
+        PostsBackend::Sqlite => "sqlite",
+        PostsBackend::Postgres => "postgres",
+    };
+    // SQLite is read by the probe itself; PostgreSQL is reachable while
+    // this replica follows its changes.
+    let post_store_reachable = post_index && !state.posts.stale();
     let mcp_tools = match state.orchestrator.connection().list_tools().await {
         Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
@@ -76,6 +87,8 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
     let body = Readiness {
         ready,
         post_index,
+        post_store: post_store.to_owned(),
+        post_store_reachable,
         mcp_tools,
         llm_configured: state.deps.llm.chat_configured(),
         embeddings_configured: state.deps.llm.embeddings_configured(),

@@ -1,18 +1,18 @@
 //! The post index: LinkUp posts pushed to us, searched by text (BM25) and,
-//! when an embeddings deployment is configured, by meaning (hybrid fusion).
-//! Expired posts are never returned and are purged periodically.
+//! when an embeddings deployment is configured, by meaning (hybrid fusion),
+//! in memory; stored in SQLite (one process) or PostgreSQL (shared by
+//! replicas). Expired posts are never returned and are purged periodically.
 
+pub mod copy;
 mod legacy;
 mod lexical;
 pub mod postgres;
+mod ranking;
+mod sqlite;
 mod store;
 mod vectors;
 
-use std::{
-    path::Path,
-    sync::{Arc, RwLock},
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
@@ -21,10 +21,11 @@ use crate::{
     keywords::index_terms,
     llm::{AzureOpenAi, LlmError},
     metrics::Metrics,
+    settings::PostsSettings,
 };
-pub use store::StoredRun;
-use store::{Store, StoredPost};
-use vectors::{VectorSet, fuse};
+use store::Store;
+pub use store::{StoredPost, StoredRun};
+use vectors::fuse;
 
 /// Ranked ids with their score (coverage by words, or similarity).
 type Scored = Vec<(String, f32)>;
@@ -53,6 +54,11 @@ pub enum PostIndexError {
     Open(String),
     #[error("post index storage error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("post index database error: {0}")]
+    Postgres(tokio_postgres::Error),
+    /// The database is unreachable or refuses work for now (503, retry).
+    #[error("the post index database is unavailable: {0}")]
+    Unavailable(String),
     #[error("post index lock poisoned")]
     Poisoned,
     #[error("post index task failed")]
@@ -68,11 +74,10 @@ pub struct PostSearch {
     pub embedding_error: Option<&'static str>,
 }
 
-/// Cheap to clone; all clones share the database and vectors.
+/// Cheap to clone; all clones share the store and the ranking.
 #[derive(Clone)]
 pub struct PostIndex {
-    store: Arc<Store>,
-    vectors: Arc<RwLock<VectorSet>>,
+    store: Store,
     llm: AzureOpenAi,
     /// One embedding pass at a time: concurrent passes would embed the same rows.
     embedding: Arc<tokio::sync::Mutex<()>>,
@@ -82,21 +87,11 @@ pub struct PostIndex {
 }
 
 impl PostIndex {
-    /// Opens (creating if needed) the database and loads the vectors.
-    pub async fn open(path: &Path, llm: AzureOpenAi) -> Result<Self, PostIndexError> {
-        let path = path.to_owned();
-        let (store, vectors) = blocking(move || {
-            let store = Store::open(&path)?;
-            let mut set = VectorSet::default();
-            for (id, expires, v) in store.vectors()? {
-                set.insert(id, expires, v);
-            }
-            Ok((store, set))
-        })
-        .await?;
+    /// Opens the configured store (creating or migrating its schema) and
+    /// loads the ranking.
+    pub async fn open(settings: &PostsSettings, llm: AzureOpenAi) -> Result<Self, PostIndexError> {
         Ok(Self {
-            store: Arc::new(store),
-            vectors: Arc::new(RwLock::new(vectors)),
+            store: Store::open(settings).await?,
             llm,
             embedding: Arc::default(),
             min_similarity: DEFAULT_MIN_SIMILARITY,
@@ -113,10 +108,10 @@ impl PostIndex {
                 search_text: search_text(&post),
                 expires_at_ms: parse_time_ms(&post.expires_at),
                 post,
+                vector: None,
             })
             .collect();
-        let store = self.store.clone();
-        let created = blocking(move || store.upsert(&stored)).await?;
+        let created = self.store.upsert(stored).await?;
         if self.llm.embeddings_configured() {
             let index = self.clone();
             tokio::spawn(async move { index.embed_pending().await });
@@ -126,21 +121,22 @@ impl PostIndex {
 
     /// The live post with this id.
     pub async fn get(&self, id: &str) -> Result<Option<PostSummary>, PostIndexError> {
-        let (store, ids) = (self.store.clone(), vec![id.to_owned()]);
-        Ok(blocking(move || store.get_many(&ids, now_ms()))
+        Ok(self
+            .store
+            .get_many(vec![id.to_owned()], now_ms())
             .await?
             .pop())
     }
 
     /// Deletes a post; true when it existed.
     pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
-        let (store, owned) = (self.store.clone(), id.to_owned());
-        let existed = blocking(move || store.delete(&owned)).await?;
-        self.vectors
-            .write()
-            .map_err(|_| PostIndexError::Poisoned)?
-            .remove(id);
-        Ok(existed)
+        self.store.delete(id).await
+    }
+
+    /// Whether searches may miss other replicas' latest writes (the shared
+    /// database is unreachable).
+    pub fn stale(&self) -> bool {
+        self.store.stale()
     }
 
     /// Records its searches into `metrics`.
@@ -151,8 +147,7 @@ impl PostIndex {
 
     /// Posts indexed, and how many of them have a vector.
     pub fn counts(&self) -> (usize, usize) {
-        let embedded = self.vectors.read().map_or(0, |v| v.len());
-        (self.store.indexed(), embedded)
+        self.store.ranking().counts()
     }
 
     /// Sets the least cosine similarity of a post related by meaning.
@@ -217,7 +212,7 @@ impl PostIndex {
     }
 
     /// Up to `limit` live posts related to `query` by words, without
-    /// `exclude`: in memory and SQLite only, no upstream call.
+    /// `exclude`: in memory (and SQLite) only, no upstream call.
     pub async fn search_by_words(
         &self,
         query: &str,
@@ -238,9 +233,10 @@ impl PostIndex {
         exclude: &[String],
         limit: usize,
     ) -> Result<Scored, PostIndexError> {
-        let mut found = self
-            .store
-            .lexical(&index_terms(query), now, limit + exclude.len())?;
+        let mut found =
+            self.store
+                .ranking()
+                .by_words(&index_terms(query), now, limit + exclude.len())?;
         found.retain(|(id, _)| !exclude.contains(id));
         found.truncate(limit);
         Ok(found)
@@ -252,8 +248,7 @@ impl PostIndex {
         ids: Vec<String>,
         now: i64,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
-        let store = self.store.clone();
-        blocking(move || store.get_many(&ids, now)).await
+        self.store.get_many(ids, now).await
     }
 
     /// Semantic ranking: None when embeddings are unconfigured (or the
@@ -277,19 +272,15 @@ impl PostIndex {
                 return Err(e);
             }
         };
-        let Ok(set) = self.vectors.read() else {
-            return Ok(None);
-        };
-        Ok(Some(set.nearest(&vector, now, exclude, CANDIDATES)))
+        Ok(self
+            .store
+            .ranking()
+            .nearest(&vector, now, exclude, CANDIDATES))
     }
 
     /// Deletes expired posts; returns how many.
     pub async fn purge_expired(&self) -> Result<usize, PostIndexError> {
-        let store = self.store.clone();
-        let ids = blocking(move || store.purge_expired(now_ms())).await?;
-        let mut set = self.vectors.write().map_err(|_| PostIndexError::Poisoned)?;
-        ids.iter().for_each(|id| set.remove(id));
-        Ok(ids.len())
+        self.store.purge_expired(now_ms()).await
     }
 
     /// Stores run records (one transaction) and purges those past their
@@ -299,20 +290,17 @@ impl PostIndex {
         runs: Vec<StoredRun>,
         max_records: u64,
     ) -> Result<usize, PostIndexError> {
-        let store = self.store.clone();
-        blocking(move || store.put_runs(&runs, now_ms(), max_records)).await
+        self.store.put_runs(runs, now_ms(), max_records).await
     }
 
     /// Purges run records past their retention or beyond `max_records`.
     pub async fn purge_runs(&self, max_records: u64) -> Result<usize, PostIndexError> {
-        let store = self.store.clone();
-        blocking(move || store.purge_runs(now_ms(), max_records)).await
+        self.store.purge_runs(now_ms(), max_records).await
     }
 
     /// A run's record (JSON) unless unknown or past its retention.
     pub async fn get_run(&self, run_id: &str) -> Result<Option<String>, PostIndexError> {
-        let (store, id) = (self.store.clone(), run_id.to_owned());
-        blocking(move || store.get_run(&id, now_ms())).await
+        self.store.get_run(run_id, now_ms()).await
     }
 
     /// Embeds posts stored without a vector; returns how many got one.
@@ -320,16 +308,21 @@ impl PostIndex {
         let _one_pass = self.embedding.lock().await;
         let mut done = 0;
         loop {
-            let store = self.store.clone();
-            let Ok(batch) = blocking(move || store.pending_embeddings(EMBED_BATCH)).await else {
-                return done;
+            let batch = match self.store.pending_embeddings(EMBED_BATCH).await {
+                Ok(batch) if !batch.is_empty() => batch,
+                Ok(_) => return done,
+                Err(e) => {
+                    tracing::warn!(error.message = %e, "post embedding deferred");
+                    return done;
+                }
             };
-            if batch.is_empty() {
-                return done;
-            }
             let inputs: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
             let vectors = match self.llm.embed(&inputs).await {
-                Ok(v) => v,
+                Ok(v) if v.len() == batch.len() => v,
+                Ok(_) => {
+                    tracing::warn!(error.kind = "malformed", "post embedding deferred");
+                    return done;
+                }
                 Err(e) => {
                     tracing::warn!(
                         error.kind = e.kind(),
@@ -340,29 +333,15 @@ impl PostIndex {
                 }
             };
             let full = batch.len() == EMBED_BATCH;
-            let store = self.store.clone();
-            let Ok((batch, vectors, stored)) = blocking(move || {
-                let items: Vec<(&str, &str, &[f32])> = batch
-                    .iter()
-                    .zip(&vectors)
-                    .map(|((id, text, _), v)| (id.as_str(), text.as_str(), v.as_slice()))
-                    .collect();
-                let stored = store.set_embeddings(&items)?;
-                Ok((batch, vectors, stored))
-            })
-            .await
-            else {
-                return done;
-            };
-            if let Ok(mut set) = self.vectors.write() {
-                for (((id, _, expires), vector), _) in batch
-                    .into_iter()
-                    .zip(vectors)
-                    .zip(stored)
-                    .filter(|(_, stored)| *stored)
-                {
-                    set.insert(id, expires, vector);
-                    done += 1;
+            match self
+                .store
+                .set_embeddings(batch.into_iter().zip(vectors).collect())
+                .await
+            {
+                Ok(stored) => done += stored,
+                Err(e) => {
+                    tracing::warn!(error.message = %e, "post vectors not stored");
+                    return done;
                 }
             }
             if !full {
@@ -441,21 +420,4 @@ pub fn parse_time_ms(s: &str) -> Option<i64> {
 
 fn now_ms() -> i64 {
     (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
-}
-
-/// SQLite work runs on blocking threads, at most this many at once: more
-/// would only queue on the connections' locks while each holds a thread
-/// (and its memory) from tokio's blocking pool.
-static SQLITE_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(6);
-
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, PostIndexError> + Send + 'static,
-) -> Result<T, PostIndexError> {
-    let _slot = SQLITE_SLOTS
-        .acquire()
-        .await
-        .map_err(|_| PostIndexError::Task)?;
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|_| PostIndexError::Task)?
 }

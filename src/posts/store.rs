@@ -1,51 +1,27 @@
-//! SQLite storage of the post index: one WAL database, posts as JSON with
-//! their searchable text and their embedding when known, and the in-memory
-//! lexical index of that text, updated under the writer's lock after each commit.
+//! The post index's storage, one interface over two backends: a SQLite file
+//! for one process ([`sqlite`](super::sqlite)), or a PostgreSQL database
+//! shared by several replicas ([`postgres`](super::postgres)). Either keeps
+//! the in-memory [`Ranking`] in step with what it committed.
 
-use std::{
-    path::Path,
-    sync::{
-        Mutex, RwLock,
-        atomic::{AtomicUsize, Ordering},
-    },
+use std::sync::Arc;
+
+use super::{PostIndexError, postgres, ranking::Ranking, sqlite};
+use crate::{
+    contract::PostSummary,
+    settings::{PostsBackend, PostsSettings},
 };
 
-use rusqlite::{Connection, OptionalExtension, params};
+/// A post as written: the summary plus what the index derives from it.
+pub struct StoredPost {
+    pub post: PostSummary,
+    pub search_text: String,
+    pub expires_at_ms: Option<i64>,
+    /// Its vector when already known (a migration); None: kept when the
+    /// text is unchanged, else computed later.
+    pub vector: Option<Vec<f32>>,
+}
 
-use super::{PostIndexError, lexical::Lexical};
-use crate::contract::PostSummary;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS posts (
-    rowid       INTEGER PRIMARY KEY,
-    id          TEXT NOT NULL UNIQUE,
-    body        TEXT NOT NULL,
-    search_text TEXT NOT NULL,
-    expires_at  INTEGER,
-    embedding   BLOB
-);
-CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
--- The embedding backlog: found without scanning the embedded posts.
-CREATE INDEX IF NOT EXISTS posts_unembedded ON posts(rowid) WHERE embedding IS NULL;
--- Run records (GET /api/runs/{runId}): JSON, kept until keep_until (unix ms).
-CREATE TABLE IF NOT EXISTS runs (
-    seq        INTEGER PRIMARY KEY,
-    run_id     TEXT NOT NULL UNIQUE,
-    keep_until INTEGER NOT NULL,
-    record     TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_keep_until ON runs(keep_until);
-DROP TRIGGER IF EXISTS posts_ai;
-DROP TRIGGER IF EXISTS posts_ad;
-DROP TRIGGER IF EXISTS posts_au;
-DROP TABLE IF EXISTS posts_fts;
-";
-
-const READERS: usize = 4;
-
-/// (post id, expiry in unix ms, vector).
-pub type StoredVector = (String, Option<i64>, Vec<f32>);
-/// (post id, text to embed, expiry in unix ms).
+/// A post waiting for its vector: (id, text to embed, expiry in unix ms).
 pub type PendingPost = (String, String, Option<i64>);
 
 /// A run record as stored: its id, JSON and when it may be purged.
@@ -55,393 +31,193 @@ pub struct StoredRun {
     pub record: String,
 }
 
-/// A post as written: the summary plus what the index derives from it.
-pub struct StoredPost {
-    pub post: PostSummary,
-    pub search_text: String,
-    pub expires_at_ms: Option<i64>,
-}
-
-/// Blocking access to the database: one writer, a few readers (WAL lets them
-/// read while the writer commits). Call from `spawn_blocking`.
-pub struct Store {
-    writer: Mutex<Connection>,
-    readers: Vec<Mutex<Connection>>,
-    next_reader: AtomicUsize,
-    lexical: RwLock<Lexical>,
+/// The configured backend.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(Arc<sqlite::Store>),
+    Postgres(postgres::Store),
 }
 
 impl Store {
-    pub fn open(path: &Path) -> Result<Self, PostIndexError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| PostIndexError::Open(e.to_string()))?;
-        }
-        let mut writer = Connection::open(path)?;
-        // FULL: an acknowledged write is on disk before the response leaves.
-        writer.execute_batch(
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000;",
-        )?;
-        writer.execute_batch(SCHEMA)?;
-        let completed = super::legacy::complete_stored_posts(&mut writer)?;
-        if completed > 0 {
-            tracing::info!(
-                posts = completed,
-                "legacy posts completed to the LinkUp contract"
-            );
-        }
-        let readers = (0..READERS)
-            .map(|_| {
-                let c = Connection::open(path)?;
-                c.execute_batch("PRAGMA busy_timeout=5000; PRAGMA query_only=1;")?;
-                Ok(Mutex::new(c))
-            })
-            .collect::<Result<_, rusqlite::Error>>()?;
-        let mut lexical = Lexical::default();
-        {
-            let mut stmt = writer.prepare("SELECT id, search_text, expires_at FROM posts")?;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                let (id, text): (String, String) = (r.get(0)?, r.get(1)?);
-                lexical.insert(&id, &text, r.get(2)?);
+    /// Opens the configured backend: creates or migrates its schema and
+    /// loads the ranking.
+    pub async fn open(settings: &PostsSettings) -> Result<Self, PostIndexError> {
+        match settings.backend {
+            PostsBackend::Sqlite => {
+                let path = settings.db_path.clone();
+                let store = blocking(move || sqlite::Store::open(&path)).await?;
+                Ok(Self::Sqlite(Arc::new(store)))
             }
+            PostsBackend::Postgres => Ok(Self::Postgres(postgres::Store::open(settings).await?)),
         }
-        Ok(Self {
-            writer: Mutex::new(writer),
-            readers,
-            next_reader: AtomicUsize::new(0),
-            lexical: RwLock::new(lexical),
-        })
     }
 
-    fn read<T>(
-        &self,
-        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, PostIndexError> {
-        let i = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
-        let conn = self.readers[i]
-            .lock()
-            .map_err(|_| PostIndexError::Poisoned)?;
-        Ok(f(&conn)?)
+    /// What searches read.
+    pub fn ranking(&self) -> &Ranking {
+        match self {
+            Self::Sqlite(s) => s.ranking(),
+            Self::Postgres(s) => s.ranking(),
+        }
     }
 
-    fn write<T>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, PostIndexError> {
-        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
-        Ok(f(&mut conn)?)
-    }
-
-    /// `write`, then `index` brings the lexical index up to date with what was
-    /// committed, before the writer is released: memory follows commit order.
-    fn write_indexed<T>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-        index: impl FnOnce(&mut Lexical, &T),
-    ) -> Result<T, PostIndexError> {
-        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
-        let out = f(&mut conn)?;
-        index(
-            &mut *self.lexical.write().map_err(|_| PostIndexError::Poisoned)?,
-            &out,
-        );
-        Ok(out)
+    /// Whether the ranking may miss other replicas' latest writes (the
+    /// database is unreachable; always false for SQLite).
+    pub fn stale(&self) -> bool {
+        match self {
+            Self::Sqlite(_) => false,
+            Self::Postgres(s) => !s.connected(),
+        }
     }
 
     /// Inserts or replaces posts in one transaction; returns for each whether it was new.
-    /// The stored vector is kept when the searchable text did not change.
-    pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, PostIndexError> {
-        let committed = |conn: &mut Connection| {
-            let tx = conn.transaction()?;
-            let mut created = Vec::with_capacity(posts.len());
-            {
-                let mut exists = tx.prepare_cached("SELECT 1 FROM posts WHERE id = ?1")?;
-                let mut upsert = tx.prepare_cached(
-                    "INSERT INTO posts (id, body, search_text, expires_at) VALUES (?1, ?2, ?3, ?4)
-                     ON CONFLICT(id) DO UPDATE SET body = excluded.body,
-                       expires_at = excluded.expires_at,
-                       embedding = CASE WHEN posts.search_text = excluded.search_text
-                                   THEN posts.embedding ELSE NULL END,
-                       search_text = excluded.search_text",
-                )?;
-                for p in posts {
-                    let is_new = !exists.exists(params![p.post.id])?;
-                    let body = serde_json::to_string(&p.post).unwrap_or_default();
-                    upsert.execute(params![p.post.id, body, p.search_text, p.expires_at_ms])?;
-                    created.push(is_new);
-                }
+    pub async fn upsert(&self, posts: Vec<StoredPost>) -> Result<Vec<bool>, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.upsert(&posts)).await
             }
-            tx.commit()?;
-            Ok(created)
-        };
-        self.write_indexed(committed, |lexical, _| {
-            for p in posts {
-                lexical.insert(&p.post.id, &p.search_text, p.expires_at_ms);
-            }
-        })
+            Self::Postgres(s) => s.upsert(posts).await,
+        }
     }
 
     /// Deletes a post; true when it existed.
-    pub fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
-        self.write_indexed(
-            |c| Ok(c.execute("DELETE FROM posts WHERE id = ?1", params![id])? > 0),
-            |lexical, _| lexical.remove_many([id]),
-        )
+    pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let (s, id) = (s.clone(), id.to_owned());
+                blocking(move || s.delete(&id)).await
+            }
+            Self::Postgres(s) => s.delete(id).await,
+        }
     }
 
-    /// Deletes posts expired at `now_ms`; returns their ids.
-    pub fn purge_expired(&self, now_ms: i64) -> Result<Vec<String>, PostIndexError> {
-        self.write_indexed(
-            |c| {
-                let mut stmt = c.prepare(
-                    "DELETE FROM posts WHERE expires_at IS NOT NULL AND expires_at <= ?1 RETURNING id",
-                )?;
-                stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
-            },
-            |lexical, ids: &Vec<String>| lexical.remove_many(ids.iter().map(String::as_str)),
-        )
+    /// Deletes the posts expired at `now_ms`; returns how many.
+    pub async fn purge_expired(&self, now_ms: i64) -> Result<usize, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                Ok(blocking(move || s.purge_expired(now_ms)).await?.len())
+            }
+            Self::Postgres(s) => s.purge_expired(now_ms).await,
+        }
     }
 
-    /// Posts by id, live at `now_ms`, in the order asked.
-    pub fn get_many(
+    /// The posts with these ids live at `now_ms`, in this order.
+    pub async fn get_many(
         &self,
-        ids: &[String],
+        ids: Vec<String>,
         now_ms: i64,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT body FROM posts WHERE id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
-            )?;
-            let mut out = Vec::with_capacity(ids.len());
-            for id in ids {
-                let body: Option<String> = stmt
-                    .query_row(params![id, now_ms], |r| r.get(0))
-                    .optional()?;
-                if let Some(post) = body.and_then(|b| serde_json::from_str(&b).ok()) {
-                    out.push(post);
-                }
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.get_many(&ids, now_ms)).await
             }
-            Ok(out)
-        })
+            Self::Postgres(s) => Ok(s.get_many(&ids, now_ms)),
+        }
     }
 
-    /// Ids of up to `limit` live posts containing any of `terms`, best first.
-    pub fn lexical(
+    /// Up to `limit` posts waiting for a vector, now this process's to embed
+    /// (PostgreSQL: claimed for a while, so other replicas skip them).
+    pub async fn pending_embeddings(
         &self,
-        terms: &[String],
-        now_ms: i64,
         limit: usize,
-    ) -> Result<Vec<(String, f32)>, PostIndexError> {
-        let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
-        Ok(lexical.search(terms, now_ms, limit))
+    ) -> Result<Vec<PendingPost>, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.pending_embeddings(limit)).await
+            }
+            Self::Postgres(s) => s.claim_embeddings(limit).await,
+        }
     }
 
-    /// Posts in the in-memory text index.
-    pub fn indexed(&self) -> usize {
-        self.lexical.read().map_or(0, |l| l.len())
-    }
-
-    /// Every stored vector with its post's expiry (loaded once at start-up).
-    pub fn vectors(&self) -> Result<Vec<StoredVector>, PostIndexError> {
-        self.read(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id, expires_at, embedding FROM posts WHERE embedding IS NOT NULL",
-            )?;
-            stmt.query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, decode(&r.get::<_, Vec<u8>>(2)?)))
-            })?
-            .collect()
-        })
-    }
-
-    /// Up to `limit` posts still waiting for a vector: (id, text to embed, expiry).
-    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingPost>, PostIndexError> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT id, search_text, expires_at FROM posts WHERE embedding IS NULL LIMIT ?1",
-            )?;
-            stmt.query_map(params![limit as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })?
-            .collect()
-        })
-    }
-
-    /// Stores vectors in one transaction, each unless its post's text changed
-    /// since it was read; returns for each whether it was stored.
-    pub fn set_embeddings(
+    /// Stores vectors, each unless its post's text changed since it was
+    /// read; returns how many were stored.
+    pub async fn set_embeddings(
         &self,
-        items: &[(&str, &str, &[f32])],
-    ) -> Result<Vec<bool>, PostIndexError> {
-        self.write(|c| {
-            let tx = c.transaction()?;
-            let stored = {
-                let mut update = tx.prepare_cached(
-                    "UPDATE posts SET embedding = ?3 WHERE id = ?1 AND search_text = ?2",
-                )?;
-                items
-                    .iter()
-                    .map(|(id, search_text, vector)| {
-                        let blob: Vec<u8> = vector.iter().flat_map(|f| f.to_le_bytes()).collect();
-                        Ok(update.execute(params![id, search_text, blob])? > 0)
-                    })
-                    .collect::<rusqlite::Result<Vec<bool>>>()?
-            };
-            tx.commit()?;
-            Ok(stored)
-        })
+        items: Vec<(PendingPost, Vec<f32>)>,
+    ) -> Result<usize, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.set_embeddings(items)).await
+            }
+            Self::Postgres(s) => s.set_embeddings(items).await,
+        }
     }
-}
 
-/// Run records.
-impl Store {
-    /// Stores run records in one transaction, then purges those past their
-    /// retention at `now_ms` and the oldest beyond `max_records`; returns how
-    /// many were purged.
-    pub fn put_runs(
+    /// Stores run records, then purges those past their retention at
+    /// `now_ms` and the oldest beyond `max_records`; returns how many were purged.
+    pub async fn put_runs(
         &self,
-        runs: &[StoredRun],
+        runs: Vec<StoredRun>,
         now_ms: i64,
         max_records: u64,
     ) -> Result<usize, PostIndexError> {
-        self.write(|c| {
-            let tx = c.transaction()?;
-            {
-                let mut insert = tx.prepare_cached(
-                    "INSERT OR REPLACE INTO runs (run_id, keep_until, record) VALUES (?1, ?2, ?3)",
-                )?;
-                for run in runs {
-                    insert.execute(params![run.run_id, run.keep_until_ms, run.record])?;
-                }
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.put_runs(&runs, now_ms, max_records)).await
             }
-            let purged = purge_runs(&tx, now_ms, max_records)?;
-            tx.commit()?;
-            Ok(purged)
-        })
+            Self::Postgres(s) => s.put_runs(runs, now_ms, max_records).await,
+        }
     }
 
-    /// Purges the records past their retention at `now_ms` and the oldest
-    /// beyond `max_records`; returns how many.
-    pub fn purge_runs(&self, now_ms: i64, max_records: u64) -> Result<usize, PostIndexError> {
-        self.write(|c| purge_runs(c, now_ms, max_records))
+    /// Purges the run records past their retention at `now_ms` and the
+    /// oldest beyond `max_records`; returns how many.
+    pub async fn purge_runs(&self, now_ms: i64, max_records: u64) -> Result<usize, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.purge_runs(now_ms, max_records)).await
+            }
+            Self::Postgres(s) => s.purge_runs(now_ms, max_records).await,
+        }
     }
 
     /// A run's record (JSON), unless unknown or past its retention at `now_ms`.
-    pub fn get_run(&self, run_id: &str, now_ms: i64) -> Result<Option<String>, PostIndexError> {
-        self.read(|c| {
-            c.prepare_cached("SELECT record FROM runs WHERE run_id = ?1 AND keep_until > ?2")?
-                .query_row(params![run_id, now_ms], |r| r.get(0))
-                .optional()
-        })
+    pub async fn get_run(
+        &self,
+        run_id: &str,
+        now_ms: i64,
+    ) -> Result<Option<String>, PostIndexError> {
+        match self {
+            Self::Sqlite(s) => {
+                let (s, id) = (s.clone(), run_id.to_owned());
+                blocking(move || s.get_run(&id, now_ms)).await
+            }
+            Self::Postgres(s) => s.get_run(run_id, now_ms).await,
+        }
     }
 }
 
-/// Sequence numbers grow with each insert, so the newest `max_records` are
-/// those above the newest's minus `max_records` (gaps only make it fewer).
-fn purge_runs(c: &Connection, now_ms: i64, max_records: u64) -> rusqlite::Result<usize> {
-    let expired = c.execute("DELETE FROM runs WHERE keep_until <= ?1", params![now_ms])?;
-    let excess = c.execute(
-        "DELETE FROM runs WHERE seq <= (SELECT MAX(seq) FROM runs) - ?1",
-        params![max_records as i64],
-    )?;
-    Ok(expired + excess)
+/// A vector as stored: its f32 components, little-endian.
+pub fn encode(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|f| f.to_le_bytes()).collect()
 }
 
-fn decode(blob: &[u8]) -> Vec<f32> {
+/// The vector [`encode`] stored.
+pub fn decode(blob: &[u8]) -> Vec<f32> {
     blob.chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// SQLite work runs on blocking threads, at most this many at once: more
+/// would only queue on the connections' locks while each holds a thread
+/// (and its memory) from tokio's blocking pool.
+static SQLITE_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(6);
 
-    fn stored(id: &str, text: &str) -> StoredPost {
-        StoredPost {
-            post: PostSummary {
-                id: id.into(),
-                author_id: "u".into(),
-                author_name: "Kim".into(),
-                text: text.into(),
-                tags: Vec::new(),
-                lat: 0.0,
-                lng: 0.0,
-                mode: crate::contract::PostMode::Online,
-                category: crate::contract::PostCategory::Question,
-                created_at: "2026-11-01T00:00:00Z".into(),
-                expires_at: "2099-01-01T00:00:00Z".into(),
-                interested_count: 0,
-                join_count: 0,
-            },
-            search_text: text.into(),
-            expires_at_ms: None,
-        }
-    }
-
-    #[test]
-    fn a_vector_computed_for_an_older_text_is_not_stored() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db")).unwrap();
-        store
-            .upsert(&[stored("a", "first text"), stored("b", "other post")])
-            .unwrap();
-        let pending = store.pending_embeddings(10).unwrap();
-        assert_eq!(pending.len(), 2);
-        // "a" is edited after its text was read for embedding.
-        store.upsert(&[stored("a", "edited text")]).unwrap();
-
-        let v = [0.5_f32; 4];
-        let done = store
-            .set_embeddings(&[("a", "first text", &v), ("b", "other post", &v)])
-            .unwrap();
-        assert_eq!(done, vec![false, true]);
-        let still: Vec<String> = store
-            .pending_embeddings(10)
-            .unwrap()
-            .into_iter()
-            .map(|(id, text, _)| format!("{id}:{text}"))
-            .collect();
-        assert_eq!(still, vec!["a:edited text"]);
-        let ids: Vec<String> = store.vectors().unwrap().into_iter().map(|v| v.0).collect();
-        assert_eq!(ids, vec!["b"]);
-    }
-
-    #[test]
-    fn run_records_are_purged_past_their_retention_and_beyond_the_cap() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db")).unwrap();
-        let run = |id: &str, keep_until_ms| StoredRun {
-            run_id: id.into(),
-            keep_until_ms,
-            record: format!("{{\"runId\":\"{id}\"}}"),
-        };
-        let purged = store
-            .put_runs(&[run("clean", 1_000), run("failed", 5_000)], 0, 10)
-            .unwrap();
-        assert_eq!(purged, 0);
-        assert_eq!(
-            store.get_run("clean", 999).unwrap().as_deref(),
-            Some("{\"runId\":\"clean\"}")
-        );
-        // Past its retention: not returned, then purged.
-        assert_eq!(store.get_run("clean", 1_000).unwrap(), None);
-        assert_eq!(store.purge_runs(2_000, 10).unwrap(), 1);
-        assert!(store.get_run("failed", 2_000).unwrap().is_some());
-
-        // Beyond the cap, the oldest go first.
-        let purged = store
-            .put_runs(
-                &[run("r1", 9_000), run("r2", 9_000), run("r3", 9_000)],
-                2_000,
-                2,
-            )
-            .unwrap();
-        assert_eq!(purged, 2);
-        let kept: Vec<bool> = ["failed", "r1", "r2", "r3"]
-            .iter()
-            .map(|id| store.get_run(id, 2_000).unwrap().is_some())
-            .collect();
-        assert_eq!(kept, vec![false, false, true, true]);
-    }
+/// Runs SQLite work on a blocking thread.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, PostIndexError> + Send + 'static,
+) -> Result<T, PostIndexError> {
+    let _slot = SQLITE_SLOTS
+        .acquire()
+        .await
+        .map_err(|_| PostIndexError::Task)?;
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|_| PostIndexError::Task)?
 }

@@ -70,7 +70,7 @@ impl ToolDeps {
         )
         .with_max_body_bytes(settings.msgraph.max_body_bytes)
         .with_metrics(metrics.clone());
-        let posts = PostIndex::open(&settings.posts.db_path, llm.clone())
+        let posts = PostIndex::open(&settings.posts, llm.clone())
             .await?
             .with_min_similarity(settings.posts.min_similarity)
             .with_metrics(metrics.clone());

@@ -1,0 +1,482 @@
+//! SQLite storage of the post index, for one process (`posts.backend =
+//! "sqlite"`, the default): one WAL database, posts as JSON with their
+//! searchable text and their embedding when known, and the in-memory ranking
+//! of them, updated under the writer's lock after each commit.
+
+use std::{
+    path::Path,
+    sync::{
+        Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{
+    PostIndexError,
+    lexical::Lexical,
+    ranking::{Ranking, Vector},
+    store::{PendingPost, StoredPost, StoredRun, decode, encode},
+    vectors::VectorSet,
+};
+use crate::contract::PostSummary;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS posts (
+    rowid       INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    body        TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    expires_at  INTEGER,
+    embedding   BLOB
+);
+CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
+-- The embedding backlog: found without scanning the embedded posts.
+CREATE INDEX IF NOT EXISTS posts_unembedded ON posts(rowid) WHERE embedding IS NULL;
+-- Run records (GET /api/runs/{runId}): JSON, kept until keep_until (unix ms).
+CREATE TABLE IF NOT EXISTS runs (
+    seq        INTEGER PRIMARY KEY,
+    run_id     TEXT NOT NULL UNIQUE,
+    keep_until INTEGER NOT NULL,
+    record     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_keep_until ON runs(keep_until);
+DROP TRIGGER IF EXISTS posts_ai;
+DROP TRIGGER IF EXISTS posts_ad;
+DROP TRIGGER IF EXISTS posts_au;
+DROP TABLE IF EXISTS posts_fts;
+";
+
+const READERS: usize = 4;
+
+/// Blocking access to the database: one writer, a few readers (WAL lets them
+/// read while the writer commits). Call from `spawn_blocking`.
+pub struct Store {
+    writer: Mutex<Connection>,
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
+    ranking: Ranking,
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Self, PostIndexError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| PostIndexError::Open(e.to_string()))?;
+        }
+        let mut writer = Connection::open(path)?;
+        // FULL: an acknowledged write is on disk before the response leaves.
+        writer.execute_batch(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000;",
+        )?;
+        writer.execute_batch(SCHEMA)?;
+        let completed = super::legacy::complete_stored_posts(&mut writer)?;
+        if completed > 0 {
+            tracing::info!(
+                posts = completed,
+                "legacy posts completed to the LinkUp contract"
+            );
+        }
+        let readers = (0..READERS)
+            .map(|_| {
+                let c = Connection::open(path)?;
+                c.execute_batch("PRAGMA busy_timeout=5000; PRAGMA query_only=1;")?;
+                Ok(Mutex::new(c))
+            })
+            .collect::<Result<_, rusqlite::Error>>()?;
+        let (mut lexical, mut vectors) = (Lexical::default(), VectorSet::default());
+        {
+            let mut stmt =
+                writer.prepare("SELECT id, search_text, expires_at, embedding FROM posts")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let (id, text, expires): (String, String, Option<i64>) =
+                    (r.get(0)?, r.get(1)?, r.get(2)?);
+                lexical.insert(&id, &text, expires);
+                if let Some(blob) = r.get::<_, Option<Vec<u8>>>(3)? {
+                    vectors.insert(id, expires, decode(&blob));
+                }
+            }
+        }
+        Ok(Self {
+            writer: Mutex::new(writer),
+            readers,
+            next_reader: AtomicUsize::new(0),
+            ranking: Ranking::new(lexical, vectors),
+        })
+    }
+
+    /// What searches read.
+    pub fn ranking(&self) -> &Ranking {
+        &self.ranking
+    }
+
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, PostIndexError> {
+        let i = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
+        let conn = self.readers[i]
+            .lock()
+            .map_err(|_| PostIndexError::Poisoned)?;
+        Ok(f(&conn)?)
+    }
+
+    fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, PostIndexError> {
+        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
+        Ok(f(&mut conn)?)
+    }
+
+    /// `write`, then `index` brings the ranking up to date with what was
+    /// committed, before the writer is released: memory follows commit order.
+    fn write_indexed<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+        index: impl FnOnce(&Ranking, &T),
+    ) -> Result<T, PostIndexError> {
+        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
+        let out = f(&mut conn)?;
+        index(&self.ranking, &out);
+        Ok(out)
+    }
+
+    /// Inserts or replaces posts in one transaction; returns for each whether it was new.
+    /// The stored vector is kept when the searchable text did not change
+    /// (or replaced by the post's own, when it brings one).
+    pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, PostIndexError> {
+        let committed = |conn: &mut Connection| {
+            let tx = conn.transaction()?;
+            let mut created = Vec::with_capacity(posts.len());
+            {
+                let mut exists = tx.prepare_cached("SELECT 1 FROM posts WHERE id = ?1")?;
+                let mut upsert = tx.prepare_cached(
+                    "INSERT INTO posts (id, body, search_text, expires_at, embedding)
+                     VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT(id) DO UPDATE SET body = excluded.body,
+                       expires_at = excluded.expires_at,
+                       embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
+                                   WHEN posts.search_text = excluded.search_text
+                                   THEN posts.embedding ELSE NULL END,
+                       search_text = excluded.search_text
+                     RETURNING embedding IS NOT NULL",
+                )?;
+                for p in posts {
+                    let is_new = !exists.exists(params![p.post.id])?;
+                    let body = serde_json::to_string(&p.post).unwrap_or_default();
+                    let vector = p.vector.as_deref().map(encode);
+                    let has_vector: bool = upsert.query_row(
+                        params![p.post.id, body, p.search_text, p.expires_at_ms, vector],
+                        |r| r.get(0),
+                    )?;
+                    created.push((is_new, has_vector));
+                }
+            }
+            tx.commit()?;
+            Ok(created)
+        };
+        let created = self.write_indexed(committed, |ranking, created| {
+            for (p, (_, has_vector)) in posts.iter().zip(created) {
+                let vector = match (&p.vector, has_vector) {
+                    (Some(v), _) => Vector::Set(v.clone()),
+                    (None, true) => Vector::Keep,
+                    (None, false) => Vector::Drop,
+                };
+                ranking.index(&p.post.id, &p.search_text, p.expires_at_ms, vector);
+            }
+        })?;
+        Ok(created.into_iter().map(|(is_new, _)| is_new).collect())
+    }
+
+    /// Deletes a post; true when it existed.
+    pub fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
+        self.write_indexed(
+            |c| Ok(c.execute("DELETE FROM posts WHERE id = ?1", params![id])? > 0),
+            |ranking, _| ranking.remove([id]),
+        )
+    }
+
+    /// Deletes posts expired at `now_ms`; returns their ids.
+    pub fn purge_expired(&self, now_ms: i64) -> Result<Vec<String>, PostIndexError> {
+        self.write_indexed(
+            |c| {
+                let mut stmt = c.prepare(
+                    "DELETE FROM posts WHERE expires_at IS NOT NULL AND expires_at <= ?1 RETURNING id",
+                )?;
+                stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
+            },
+            |ranking, ids: &Vec<String>| ranking.remove(ids.iter().map(String::as_str)),
+        )
+    }
+
+    /// Posts by id, live at `now_ms`, in the order asked.
+    pub fn get_many(
+        &self,
+        ids: &[String],
+        now_ms: i64,
+    ) -> Result<Vec<PostSummary>, PostIndexError> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT body FROM posts WHERE id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
+            )?;
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                let body: Option<String> = stmt
+                    .query_row(params![id, now_ms], |r| r.get(0))
+                    .optional()?;
+                if let Some(post) = body.and_then(|b| serde_json::from_str(&b).ok()) {
+                    out.push(post);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// Up to `limit` stored posts after `after` (a rowid; 0 = from the
+    /// start), with their vectors, in storage order; and the last rowid.
+    pub fn export(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> Result<(Vec<StoredPost>, i64), PostIndexError> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT rowid, body, search_text, expires_at, embedding FROM posts
+                 WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+            )?;
+            let mut rows = stmt.query(params![after, limit as i64])?;
+            let (mut out, mut last) = (Vec::new(), after);
+            while let Some(r) = rows.next()? {
+                last = r.get(0)?;
+                let Ok(post) = serde_json::from_str::<PostSummary>(&r.get::<_, String>(1)?) else {
+                    continue;
+                };
+                out.push(StoredPost {
+                    post,
+                    search_text: r.get(2)?,
+                    expires_at_ms: r.get(3)?,
+                    vector: r.get::<_, Option<Vec<u8>>>(4)?.as_deref().map(decode),
+                });
+            }
+            Ok((out, last))
+        })
+    }
+
+    /// Every run record still kept at `now_ms`.
+    pub fn export_runs(&self, now_ms: i64) -> Result<Vec<StoredRun>, PostIndexError> {
+        self.read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT run_id, keep_until, record FROM runs WHERE keep_until > ?1 ORDER BY seq",
+            )?;
+            stmt.query_map(params![now_ms], |r| {
+                Ok(StoredRun {
+                    run_id: r.get(0)?,
+                    keep_until_ms: r.get(1)?,
+                    record: r.get(2)?,
+                })
+            })?
+            .collect()
+        })
+    }
+
+    /// Up to `limit` posts still waiting for a vector: (id, text to embed, expiry).
+    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingPost>, PostIndexError> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id, search_text, expires_at FROM posts WHERE embedding IS NULL LIMIT ?1",
+            )?;
+            stmt.query_map(params![limit as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect()
+        })
+    }
+
+    /// Stores vectors in one transaction, each unless its post's text changed
+    /// since it was read (then in the ranking); returns how many were stored.
+    pub fn set_embeddings(
+        &self,
+        items: Vec<(PendingPost, Vec<f32>)>,
+    ) -> Result<usize, PostIndexError> {
+        let stored: Vec<bool> = self.write_indexed(
+            |c| {
+                let tx = c.transaction()?;
+                let stored = {
+                    let mut update = tx.prepare_cached(
+                        "UPDATE posts SET embedding = ?3 WHERE id = ?1 AND search_text = ?2",
+                    )?;
+                    items
+                        .iter()
+                        .map(|((id, search_text, _), vector)| {
+                            Ok(update.execute(params![id, search_text, encode(vector)])? > 0)
+                        })
+                        .collect::<rusqlite::Result<Vec<bool>>>()?
+                };
+                tx.commit()?;
+                Ok(stored)
+            },
+            |ranking, stored| {
+                for (((id, _, expires), vector), _) in
+                    items.iter().zip(stored).filter(|(_, stored)| **stored)
+                {
+                    ranking.set_vector(id.clone(), *expires, vector.clone());
+                }
+            },
+        )?;
+        let done = stored.into_iter().filter(|s| *s).count();
+        Ok(done)
+    }
+}
+
+/// Run records.
+impl Store {
+    /// Stores run records in one transaction, then purges those past their
+    /// retention at `now_ms` and the oldest beyond `max_records`; returns how
+    /// many were purged.
+    pub fn put_runs(
+        &self,
+        runs: &[StoredRun],
+        now_ms: i64,
+        max_records: u64,
+    ) -> Result<usize, PostIndexError> {
+        self.write(|c| {
+            let tx = c.transaction()?;
+            {
+                let mut insert = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO runs (run_id, keep_until, record) VALUES (?1, ?2, ?3)",
+                )?;
+                for run in runs {
+                    insert.execute(params![run.run_id, run.keep_until_ms, run.record])?;
+                }
+            }
+            let purged = purge_runs(&tx, now_ms, max_records)?;
+            tx.commit()?;
+            Ok(purged)
+        })
+    }
+
+    /// Purges the records past their retention at `now_ms` and the oldest
+    /// beyond `max_records`; returns how many.
+    pub fn purge_runs(&self, now_ms: i64, max_records: u64) -> Result<usize, PostIndexError> {
+        self.write(|c| purge_runs(c, now_ms, max_records))
+    }
+
+    /// A run's record (JSON), unless unknown or past its retention at `now_ms`.
+    pub fn get_run(&self, run_id: &str, now_ms: i64) -> Result<Option<String>, PostIndexError> {
+        self.read(|c| {
+            c.prepare_cached("SELECT record FROM runs WHERE run_id = ?1 AND keep_until > ?2")?
+                .query_row(params![run_id, now_ms], |r| r.get(0))
+                .optional()
+        })
+    }
+}
+
+/// Sequence numbers grow with each insert, so the newest `max_records` are
+/// those above the newest's minus `max_records` (gaps only make it fewer).
+fn purge_runs(c: &Connection, now_ms: i64, max_records: u64) -> rusqlite::Result<usize> {
+    let expired = c.execute("DELETE FROM runs WHERE keep_until <= ?1", params![now_ms])?;
+    let excess = c.execute(
+        "DELETE FROM runs WHERE seq <= (SELECT MAX(seq) FROM runs) - ?1",
+        params![max_records as i64],
+    )?;
+    Ok(expired + excess)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(id: &str, text: &str) -> StoredPost {
+        StoredPost {
+            post: PostSummary {
+                id: id.into(),
+                author_id: "u".into(),
+                author_name: "Kim".into(),
+                text: text.into(),
+                tags: Vec::new(),
+                lat: 0.0,
+                lng: 0.0,
+                mode: crate::contract::PostMode::Online,
+                category: crate::contract::PostCategory::Question,
+                created_at: "2026-11-01T00:00:00Z".into(),
+                expires_at: "2099-01-01T00:00:00Z".into(),
+                interested_count: 0,
+                join_count: 0,
+            },
+            search_text: text.into(),
+            expires_at_ms: None,
+            vector: None,
+        }
+    }
+
+    #[test]
+    fn a_vector_computed_for_an_older_text_is_not_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        store
+            .upsert(&[stored("a", "first text"), stored("b", "other post")])
+            .unwrap();
+        let pending = store.pending_embeddings(10).unwrap();
+        assert_eq!(pending.len(), 2);
+        // "a" is edited after its text was read for embedding.
+        store.upsert(&[stored("a", "edited text")]).unwrap();
+
+        let v = vec![0.5_f32; 4];
+        let done = store
+            .set_embeddings(pending.into_iter().map(|p| (p, v.clone())).collect())
+            .unwrap();
+        assert_eq!(done, 1, "only b's text is unchanged");
+        let still: Vec<String> = store
+            .pending_embeddings(10)
+            .unwrap()
+            .into_iter()
+            .map(|(id, text, _)| format!("{id}:{text}"))
+            .collect();
+        assert_eq!(still, vec!["a:edited text"]);
+        assert_eq!(store.ranking().counts(), (2, 1), "b alone has a vector");
+        // Editing b's text drops its vector, in the database and in memory.
+        store.upsert(&[stored("b", "other post, edited")]).unwrap();
+        assert_eq!(store.ranking().counts(), (2, 0));
+        assert_eq!(store.pending_embeddings(10).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn run_records_are_purged_past_their_retention_and_beyond_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        let run = |id: &str, keep_until_ms| StoredRun {
+            run_id: id.into(),
+            keep_until_ms,
+            record: format!("{{\"runId\":\"{id}\"}}"),
+        };
+        let purged = store
+            .put_runs(&[run("clean", 1_000), run("failed", 5_000)], 0, 10)
+            .unwrap();
+        assert_eq!(purged, 0);
+        assert_eq!(
+            store.get_run("clean", 999).unwrap().as_deref(),
+            Some("{\"runId\":\"clean\"}")
+        );
+        // Past its retention: not returned, then purged.
+        assert_eq!(store.get_run("clean", 1_000).unwrap(), None);
+        assert_eq!(store.purge_runs(2_000, 10).unwrap(), 1);
+        assert!(store.get_run("failed", 2_000).unwrap().is_some());
+
+        // Beyond the cap, the oldest go first.
+        let purged = store
+            .put_runs(
+                &[run("r1", 9_000), run("r2", 9_000), run("r3", 9_000)],
+                2_000,
+                2,
+            )
+            .unwrap();
+        assert_eq!(purged, 2);
+        let kept: Vec<bool> = ["failed", "r1", "r2", "r3"]
+            .iter()
+            .map(|id| store.get_run(id, 2_000).unwrap().is_some())
+            .collect();
+        assert_eq!(kept, vec![false, false, true, true]);
+    }
+}
