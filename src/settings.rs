@@ -461,6 +461,36 @@ mod tests {
     }
 
     #[test]
+    fn the_postgres_backend_needs_a_database_url_from_either_variable() {
+        let pg = ("LINKUP__POSTS__BACKEND", "postgres");
+        let err = load(&[pg]).unwrap_err().to_string();
+        assert!(err.contains("posts.database_url"), "{err}");
+
+        let s = load(&[pg, ("DATABASE_URL", "postgres://u:hunter2@db/linkup")]).unwrap();
+        assert_eq!(s.posts.backend, PostsBackend::Postgres);
+        let url = s.posts.database_url.as_ref().unwrap();
+        assert_eq!(url.expose(), "postgres://u:hunter2@db/linkup");
+        assert!(!format!("{s:?}").contains("hunter2"), "the password is never shown");
+
+        let s = load(&[
+            pg,
+            ("DATABASE_URL", "postgres://a@db/one"),
+            ("LINKUP__POSTS__DATABASE_URL", "postgres://b@db/two"),
+        ])
+        .unwrap();
+        assert_eq!(s.posts.database_url.unwrap().expose(), "postgres://b@db/two");
+
+        let err = load(&[pg, ("DATABASE_URL", "mysql://u:hunter2@db:x/linkup")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a PostgreSQL connection URL"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
+        let err = load(&[("LINKUP__POSTS__BACKEND", "mongodb")]).unwrap_err().to_string();
+        assert!(err.contains("backend"), "{err}");
+        assert_eq!(load(&[]).unwrap().posts.backend, PostsBackend::Sqlite);
+    }
+
+    #[test]
     fn typescript_variables_configure_azure_openai() {
         let s = load(&[
             ("AZURE_OPENAI_ENDPOINT", "https://x.openai.azure.com"),

@@ -54,7 +54,7 @@ pub enum PostIndexError {
     Open(String),
     #[error("post index storage error: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("post index database error: {0}")]
+    #[error("post index database error: {}", postgres::describe(.0))]
     Postgres(tokio_postgres::Error),
     /// The database is unreachable or refuses work for now (503, retry).
     #[error("the post index database is unavailable: {0}")]

@@ -797,6 +797,15 @@ fn tls(ca_file: Option<&Path>) -> Result<MakeRustlsConnect, PostIndexError> {
     Ok(MakeRustlsConnect::new(config))
 }
 
+/// An error with the server's code and message when it is one (the
+/// message, never the detail, which may quote values).
+pub fn describe(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} {}", db.code().code(), db.message()),
+        None => e.to_string(),
+    }
+}
+
 /// Database errors that mean "unreachable or not now" (503, retry later);
 /// any other is the store's own failure.
 impl From<tokio_postgres::Error> for PostIndexError {
@@ -814,7 +823,7 @@ impl From<tokio_postgres::Error> for PostIndexError {
             }
         };
         if transient {
-            Self::Unavailable(e.to_string())
+            Self::Unavailable(describe(&e))
         } else {
             Self::Postgres(e)
         }
