@@ -9,6 +9,7 @@
 #   SERVICE=/path/to/other/build benches/instructions.sh B1
 #   TRACES=1 benches/instructions.sh B1             # exporting traces (OTLP) to
 #                                                   # a local receiver
+#   DATABASE_URL=postgres://… benches/instructions.sh B1   # posts in PostgreSQL
 #
 # Needs valgrind (apt-get install valgrind). Takes ~20 s per scenario.
 set -euo pipefail
@@ -45,10 +46,17 @@ PY
     otel_env="OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$port"
 fi
 
+# DATABASE_URL: the service keeps its posts (and run records) in that
+# PostgreSQL database instead of SQLite.
+store_env=
+if [ -n "${DATABASE_URL:-}" ]; then
+    store_env="LINKUP__POSTS__BACKEND=postgres DATABASE_URL=$DATABASE_URL"
+fi
+
 count() { # scenario requests -> instructions of the whole service run
     # The bench starts the service with a cleared environment: absolute paths.
-    printf '#!/bin/sh\nexec env %s %s --tool=callgrind --callgrind-out-file=%s %s "$@" 2>/dev/null\n' \
-        "$otel_env" "$valgrind" "$work/out" "$service" >"$work/run.sh"
+    printf '#!/bin/sh\nexec env %s %s %s --tool=callgrind --callgrind-out-file=%s %s "$@" 2>/dev/null\n' \
+        "$otel_env" "$store_env" "$valgrind" "$work/out" "$service" >"$work/run.sh"
     chmod +x "$work/run.sh"
     BENCH_REQUESTS=$2 BENCH_SERVICE_BIN="$work/run.sh" BENCH_GRACEFUL_STOP=1 \
         "$bench" "$1" >/dev/null 2>&1

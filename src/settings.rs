@@ -470,7 +470,10 @@ mod tests {
         assert_eq!(s.posts.backend, PostsBackend::Postgres);
         let url = s.posts.database_url.as_ref().unwrap();
         assert_eq!(url.expose(), "postgres://u:hunter2@db/linkup");
-        assert!(!format!("{s:?}").contains("hunter2"), "the password is never shown");
+        assert!(
+            !format!("{s:?}").contains("hunter2"),
+            "the password is never shown"
+        );
 
         let s = load(&[
             pg,
@@ -478,14 +481,19 @@ mod tests {
             ("LINKUP__POSTS__DATABASE_URL", "postgres://b@db/two"),
         ])
         .unwrap();
-        assert_eq!(s.posts.database_url.unwrap().expose(), "postgres://b@db/two");
+        assert_eq!(
+            s.posts.database_url.unwrap().expose(),
+            "postgres://b@db/two"
+        );
 
         let err = load(&[pg, ("DATABASE_URL", "mysql://u:hunter2@db:x/linkup")])
             .unwrap_err()
             .to_string();
         assert!(err.contains("not a PostgreSQL connection URL"), "{err}");
         assert!(!err.contains("hunter2"), "{err}");
-        let err = load(&[("LINKUP__POSTS__BACKEND", "mongodb")]).unwrap_err().to_string();
+        let err = load(&[("LINKUP__POSTS__BACKEND", "mongodb")])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("backend"), "{err}");
         assert_eq!(load(&[]).unwrap().posts.backend, PostsBackend::Sqlite);
     }
