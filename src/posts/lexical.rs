@@ -74,7 +74,25 @@ impl Lexical {
         self.total_len += u64::from(len);
     }
 
-    /// Removes posts; each postings list they were in is rewritten once.
+    /// Changes an indexed post's expiry (its text unchanged); false when the
+    /// post is not indexed.
+    pub fn set_expiry(&mut self, id: &str, expires_at_ms: Option<i64>) -> bool {
+        let doc = self
+            .slots
+            .get(id)
+            .and_then(|&slot| self.docs[slot as usize].as_mut());
+        match doc {
+            Some(doc) => {
+                doc.expires_at_ms = expires_at_ms;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes posts; each postings list they were in is rewritten once
+    /// (a scan of every post sharing a term with them: replacing a text
+    /// costs in proportion to the index's size).
     pub fn remove_many<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
         let mut gone = HashSet::new();
         let mut touched = HashSet::new();

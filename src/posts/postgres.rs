@@ -49,7 +49,8 @@ const APPLY_WAIT: Duration = Duration::from_secs(2);
 /// The listener catches up at least this often, notified or not: a safety
 /// net, and how a silently dead connection is noticed.
 const CATCH_UP_EVERY: Duration = Duration::from_secs(5);
-/// A catch-up not done by then drops the connection (and reconnects).
+/// A catch-up (or a connection with its first catch-up, which may load
+/// every post) not done by then drops the connection and reconnects.
 const CATCH_UP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Reconnection delays: doubling from the first to the last, with jitter.
 const RECONNECT_FIRST: Duration = Duration::from_millis(100);
@@ -99,11 +100,14 @@ struct Mirror {
     connected: AtomicBool,
     /// The last change number applied.
     applied: watch::Sender<i64>,
+    /// Hashes search texts (whether a change changed the text).
+    text_hashes: RandomState,
 }
 
-/// A post's JSON and expiry.
+/// A post's JSON and expiry, and a hash of its search text.
 struct Body {
     expires_at_ms: Option<i64>,
+    text_hash: u64,
     json: Box<str>,
 }
 
@@ -532,11 +536,19 @@ impl Mirror {
             Some(blob) => Vector::Set(decode(blob)),
             None => Vector::Drop,
         };
-        self.ranking.index(&id, &text, expires_at_ms, vector);
+        let text_hash = self.text_hashes.hash_one(&text);
+        // Most changes leave the text as it was (a vector, counts): the
+        // text index is only rewritten when it changed.
+        if bodies.get(&id).is_some_and(|b| b.text_hash == text_hash) {
+            self.ranking.refresh(&id, &text, expires_at_ms, vector);
+        } else {
+            self.ranking.index(&id, &text, expires_at_ms, vector);
+        }
         bodies.insert(
             id,
             Body {
                 expires_at_ms,
+                text_hash,
                 json: json.into(),
             },
         );
@@ -587,6 +599,16 @@ impl Session {
         mirror: &Mirror,
         cursor: &mut Cursor,
     ) -> anyhow::Result<Self> {
+        tokio::time::timeout(CATCH_UP_TIMEOUT, Self::connect(connect, mirror, cursor))
+            .await
+            .map_err(|_| anyhow::anyhow!("connecting and catching up timed out"))?
+    }
+
+    async fn connect(
+        connect: &Connect,
+        mirror: &Mirror,
+        cursor: &mut Cursor,
+    ) -> anyhow::Result<Self> {
         let (client, mut connection) = connect.config.connect(connect.tls.clone()).await?;
         let (tx, changed) = mpsc::unbounded_channel();
         let driver = tokio::spawn(async move {
@@ -607,7 +629,7 @@ impl Session {
             changed,
             driver,
         };
-        tokio::time::timeout(CATCH_UP_TIMEOUT, session.catch_up(mirror, cursor)).await??;
+        session.catch_up(mirror, cursor).await?;
         mirror.connected.store(true, Ordering::Relaxed);
         Ok(session)
     }
@@ -708,6 +730,7 @@ impl Session {
                 id,
                 Body {
                     expires_at_ms,
+                    text_hash: mirror.text_hashes.hash_one(&text),
                     json: json.into(),
                 },
             );

@@ -64,6 +64,20 @@ impl Ranking {
         }
     }
 
+    /// Updates an indexed post whose text is unchanged: its expiry, and its
+    /// vector as `vector` says (far cheaper than [`Self::index`], which
+    /// rewrites the postings of every term of the text).
+    pub fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+        if !write(&self.lexical).set_expiry(id, expires_at_ms) {
+            write(&self.lexical).insert(id, text, expires_at_ms);
+        }
+        match vector {
+            Vector::Keep => {}
+            Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),
+            Vector::Drop => write(&self.vectors).remove(id),
+        }
+    }
+
     /// Sets a post's vector.
     pub fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
         write(&self.vectors).insert(id, expires_at_ms, vector);
