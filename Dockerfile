@@ -23,6 +23,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 WORKDIR /app
 COPY --from=build /app/target/release/linkup-suggestions /usr/local/bin/linkup-suggestions
 COPY config ./config
+# The local embedding model (posts.embedder = auto/local), read at start-up.
+COPY models/wordllama-l2-supercat-256/tokenizer.json models/wordllama-l2-supercat-256/l2_supercat_256.safetensors models/wordllama-l2-supercat-256/LICENSE ./models/wordllama-l2-supercat-256/
 RUN mkdir data && chown linkup data
 USER linkup
 ENV LINKUP__LOG__FORMAT=json

@@ -329,6 +329,10 @@ pub struct Readiness {
     pub mcp_tools: Vec<String>,
     pub llm_configured: bool,
     pub embeddings_configured: bool,
+    /// Which model ranks posts by meaning: `azure`, `local` or `none`.
+    pub embedder: String,
+    /// The local embedding model loaded (it stands in while Azure's fails), if any.
+    pub local_model: Option<String>,
     pub graph_base_url: String,
     pub llm_circuit_open: bool,
     /// Each upstream's rate-limit state: `ok`, `warning` (under 10 % of its

@@ -52,6 +52,8 @@ pub enum Degraded {
     M365Partial(&'static str),
     /// Embeddings configured but unavailable: posts ranked by words only.
     PostsLexicalOnly,
+    /// Azure's query embedding failed: the local model ranked the posts.
+    PostsLocalModel,
     /// The post index failed.
     PostsIndexError,
     /// At the deadline, even the posts ranked by words came too late.
@@ -115,6 +117,7 @@ impl Degraded {
             Self::M365(kind) => Cow::Owned(format!("m365_{kind}")),
             Self::M365Partial(kind) => Cow::Owned(format!("m365_partial_{kind}")),
             Self::PostsLexicalOnly => fixed("posts_lexical_only"),
+            Self::PostsLocalModel => fixed("posts_local_model"),
             Self::PostsIndexError => fixed("posts_index_error"),
             Self::PostsTimeout => fixed("posts_timeout"),
             Self::PostsStale => fixed("posts_stale"),
@@ -138,6 +141,7 @@ impl Degraded {
             Self::ToolArgumentsInvalid,
             Self::M365NoToken,
             Self::PostsLexicalOnly,
+            Self::PostsLocalModel,
             Self::PostsIndexError,
             Self::PostsTimeout,
             Self::PostsStale,

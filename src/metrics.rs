@@ -73,6 +73,7 @@ struct Inner {
     posts: Gauge,
     posts_embedded: Gauge,
     embedding_backlog: Gauge,
+    post_embedder: Family<Labels<2>, Gauge>,
     post_search_duration: Histogram,
     process_rss: Gauge,
     process_fds: Gauge,
@@ -103,6 +104,7 @@ impl Default for Inner {
             posts: Gauge::default(),
             posts_embedded: Gauge::default(),
             embedding_backlog: Gauge::default(),
+            post_embedder: Family::default(),
             post_search_duration: seconds(),
             process_rss: Gauge::default(),
             process_fds: Gauge::default(),
@@ -205,6 +207,11 @@ impl Default for Inner {
             "posts_embedding_backlog",
             "Posts waiting for their vector",
             inner.embedding_backlog.clone(),
+        );
+        r.register(
+            "post_embedder",
+            "1 for the model ranking posts by meaning (embedder: azure, local or none) and the local model loaded",
+            inner.post_embedder.clone(),
         );
         r.register(
             "post_search_duration_seconds",
@@ -374,6 +381,14 @@ impl Metrics {
         i.posts.set(posts);
         i.posts_embedded.set(embedded);
         i.embedding_backlog.set(backlog);
+    }
+
+    /// Which model ranks posts by meaning, and the local model's name ("" without one).
+    pub fn post_embedder(&self, embedder: &'static str, local_model: &str) {
+        self.0
+            .post_embedder
+            .get_or_create(&[("embedder", embedder), ("local_model", intern(local_model))])
+            .set(1);
     }
 }
 

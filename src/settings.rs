@@ -153,9 +153,27 @@ pub struct PostsSettings {
     pub purge_interval_secs: u64,
     /// How often posts stored without a vector are embedded again.
     pub embed_retry_interval_secs: u64,
-    /// Least cosine similarity for a post to be suggested by meaning (it
-    /// depends on the embedding model).
+    /// Least cosine similarity for a post to be suggested by meaning in an
+    /// index of fewer than 30 posts (larger ones are judged by their spread).
     pub min_similarity: f32,
+    /// Which model ranks posts by meaning.
+    pub embedder: EmbedderSetting,
+    /// The local embedding model's directory (`tokenizer.json` and its token table).
+    pub model_path: PathBuf,
+}
+
+/// `posts.embedder`: which model ranks posts by meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderSetting {
+    /// Azure OpenAI when an embeddings deployment is configured, else the local model.
+    Auto,
+    /// Azure OpenAI's embeddings deployment (the local model stands in while it fails).
+    Azure,
+    /// The local model, in process.
+    Local,
+    /// None: posts are matched by words only.
+    None,
 }
 
 /// Where the post index is stored.
@@ -397,6 +415,12 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.posts.min_similarity) {
             return invalid("posts.min_similarity", "must be between 0 and 1");
+        }
+        if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {
+            return invalid(
+                "posts.embedder",
+                "is `azure` but azure_openai.endpoint is not set (use `auto` or `local`)",
+            );
         }
         Ok(())
     }

@@ -65,6 +65,7 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
         max_tool_calls: a.settings.max_tool_calls_per_round,
         llm_deadline: llm_deadline(a.input.arrived, a.settings.timeout_ms),
         events: a.call.events.clone(),
+        graph_budget: a.call.graph_budget,
     };
     let mut state = RunState {
         messages: vec![
@@ -210,6 +211,7 @@ mod tests {
                 session: registered.id(),
                 findings: &findings,
                 events: &events,
+                graph_budget: &crate::tools::GraphBudget::new(6),
             },
             tools: &h.tools,
             input: &input,

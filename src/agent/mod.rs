@@ -37,7 +37,7 @@ use crate::{
     otel,
     runs::RunRecords,
     settings::{AgentSettings, Secret},
-    tools::{Caller, ToolDeps, connection::McpConnection},
+    tools::{Caller, GraphBudget, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
 use findings::{Findings, Reach};
@@ -169,16 +169,18 @@ impl Orchestrator {
                 ("gen_ai.agent.name", otel::AGENT),
             ],
         );
-        let registered = self.conn.register(Caller::new(
-            input.graph_token.clone(),
-            Some(input.post_id.clone()),
-        ));
+        let graph_budget = GraphBudget::new(GRAPH_REQUESTS_PER_PANEL);
+        let registered = self.conn.register(
+            Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
+                .with_graph_budget(graph_budget.clone()),
+        );
         let findings = Findings::default();
         let ctx = CallCtx {
             conn: &self.conn,
             session: registered.id(),
             findings: &findings,
             events: &events,
+            graph_budget: &graph_budget,
         };
         let mut outcome = Outcome::default();
         let work = self.serve(ctx, &input, &mut outcome);
@@ -398,3 +400,9 @@ impl Orchestrator {
 
 /// Concurrent fallback runs (each a few ms of CPU; measured in B3).
 const FALLBACK_SLOTS: usize = 32;
+/// Microsoft Graph requests a panel may make, broadened retries included:
+/// each counts against the caller's and the tenant's Graph throttling (the
+/// TypeScript implementation made 2.0 per fallback panel and 5.3 per agent
+/// panel). Three searches of two requests each; the fallback alone takes
+/// at most [`fallback::GRAPH_REQUESTS`].
+const GRAPH_REQUESTS_PER_PANEL: u32 = 6;

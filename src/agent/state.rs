@@ -15,7 +15,7 @@ use crate::{
         ChatModel,
         wire::{ChatMessage, ToolDefinition, Usage},
     },
-    tools::connection::McpConnection,
+    tools::{GraphBudget, connection::McpConnection},
 };
 
 /// The model's choice, as refs into the run's findings.
@@ -67,6 +67,7 @@ pub struct RunCtx<'a> {
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
     pub llm_deadline: Instant,
     pub events: Emitter,
+    pub graph_budget: &'a GraphBudget,
 }
 
 impl RunCtx<'_> {
@@ -77,6 +78,7 @@ impl RunCtx<'_> {
             session: self.session,
             findings: self.findings,
             events: &self.events,
+            graph_budget: self.graph_budget,
         }
     }
 }

@@ -16,6 +16,7 @@ use super::{
 use crate::{
     degraded::Source,
     tools::{
+        GraphBudget,
         connection::McpConnection,
         output::{self, M365Found, PostsFound},
     },
@@ -103,6 +104,8 @@ pub(super) struct CallCtx<'a> {
     pub session: &'a str,
     pub findings: &'a Findings,
     pub events: &'a Emitter,
+    /// Graph requests the run's searches may still make.
+    pub graph_budget: &'a GraphBudget,
 }
 
 /// A call in progress: its span and clock.

@@ -11,6 +11,7 @@ use axum::{
 use super::AppState;
 use crate::{
     contract::{RateLimits, Readiness},
+    posts::Embedder,
     settings::PostsBackend,
 };
 
@@ -41,7 +42,11 @@ pub fn router(with_metrics: bool) -> Router<AppState> {
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let m = &state.deps.metrics;
     let (posts, embedded) = state.posts.counts();
-    let backlog = if state.deps.llm.embeddings_configured() {
+    m.post_embedder(
+        state.posts.embedder().as_str(),
+        &state.posts.local_model().unwrap_or_default(),
+    );
+    let backlog = if state.posts.embedder() == Embedder::Azure {
         posts.saturating_sub(embedded)
     } else {
         0
@@ -92,6 +97,8 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         mcp_tools,
         llm_configured: state.deps.llm.chat_configured(),
         embeddings_configured: state.deps.llm.embeddings_configured(),
+        embedder: state.posts.embedder().as_str().to_owned(),
+        local_model: state.posts.local_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
         rate_limits: rate_limits(&state),

@@ -34,8 +34,8 @@ pub async fn sqlite_to_postgres(
         )));
     }
     let path = from.to_owned();
-    let source = std::sync::Arc::new(blocking(move || sqlite::Store::open(&path)).await?);
-    let target = postgres::Store::open(to).await?;
+    let source = std::sync::Arc::new(blocking(move || sqlite::Store::open(&path, None)).await?);
+    let target = postgres::Store::open(to, None).await?;
     let (mut copied, mut after) = (Copied::default(), 0);
     let now = now_ms();
     loop {

@@ -42,6 +42,13 @@ impl Lexical {
         self.slots.len()
     }
 
+    /// Posts containing `term` (an index term).
+    pub fn document_frequency(&self, term: &str) -> usize {
+        self.vocabulary
+            .get(term)
+            .map_or(0, |&id| self.postings[id as usize].len())
+    }
+
     /// Adds or replaces a post's text.
     pub fn insert(&mut self, id: &str, text: &str, expires_at_ms: Option<i64>) {
         self.remove_many([id]);

@@ -6,8 +6,10 @@
 pub mod copy;
 mod legacy;
 mod lexical;
+pub mod local_model;
 pub mod postgres;
 mod ranking;
+mod relevance;
 mod sqlite;
 mod store;
 mod vectors;
@@ -21,8 +23,10 @@ use crate::{
     keywords::index_terms,
     llm::{AzureOpenAi, LlmError},
     metrics::Metrics,
-    settings::PostsSettings,
+    settings::{EmbedderSetting, PostsSettings},
 };
+use local_model::{LocalModel, ModelError};
+use relevance::{Floors, related_by_meaning};
 use store::Store;
 pub use store::{StoredPost, StoredRun};
 use vectors::fuse;
@@ -38,20 +42,39 @@ const MIN_COVERAGE: f32 = 0.4;
 /// By words, a post is not suggested when its coverage is under this share
 /// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
-/// By meaning, a post is not suggested when its similarity is more than
-/// this under the best candidate's (cosines differ by amounts, not ratios).
-const SIMILARITY_BAND: f32 = 0.1;
-/// Default least cosine similarity for a post to be related by meaning
-/// (`posts.min_similarity`).
-pub const DEFAULT_MIN_SIMILARITY: f32 = 0.4;
 /// Posts embedded per call to the embeddings deployment.
 const EMBED_BATCH: usize = 64;
+
+/// Which model ranks posts by meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Embedder {
+    /// The Azure OpenAI embeddings deployment; the local model stands in
+    /// while it fails.
+    Azure,
+    /// The local model, in process.
+    Local,
+    /// None: words only.
+    None,
+}
+
+impl Embedder {
+    /// As `/readyz` and `/metrics` name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Azure => "azure",
+            Self::Local => "local",
+            Self::None => "none",
+        }
+    }
+}
 
 /// Why the post index failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PostIndexError {
     #[error("cannot open the post index: {0}")]
     Open(String),
+    #[error("{0} (set posts.model_path, or posts.embedder = \"none\" to rank by words only)")]
+    Model(#[from] ModelError),
     #[error("post index storage error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("post index database error: {}", postgres::describe(.0))]
@@ -70,8 +93,10 @@ pub enum PostIndexError {
 pub struct PostSearch {
     pub posts: Vec<PostSummary>,
     pub lexical_only: bool,
-    /// Why the query's embedding failed (`LlmError::kind`), when it did.
+    /// Why the query's Azure embedding failed (`LlmError::kind`), when it did.
     pub embedding_error: Option<&'static str>,
+    /// The local model ranked by meaning in place of the failed Azure one.
+    pub local_stand_in: bool,
 }
 
 /// Cheap to clone; all clones share the store and the ranking.
@@ -79,24 +104,66 @@ pub struct PostSearch {
 pub struct PostIndex {
     store: Store,
     llm: AzureOpenAi,
+    embedder: Embedder,
     /// One embedding pass at a time: concurrent passes would embed the same rows.
     embedding: Arc<tokio::sync::Mutex<()>>,
-    /// Least cosine similarity of a post related by meaning.
-    min_similarity: f32,
+    floors: Floors,
     metrics: Metrics,
 }
 
 impl PostIndex {
     /// Opens the configured store (creating or migrating its schema) and
-    /// loads the ranking.
+    /// loads the ranking, with the local model unless `posts.embedder` is
+    /// `none`. A missing or corrupt model file is an error naming it.
     pub async fn open(settings: &PostsSettings, llm: AzureOpenAi) -> Result<Self, PostIndexError> {
+        let embedder = match settings.embedder {
+            EmbedderSetting::None => Embedder::None,
+            EmbedderSetting::Local => Embedder::Local,
+            EmbedderSetting::Azure => Embedder::Azure,
+            EmbedderSetting::Auto if llm.embeddings_configured() => Embedder::Azure,
+            EmbedderSetting::Auto => Embedder::Local,
+        };
+        let model = match embedder {
+            Embedder::None => None,
+            _ => {
+                let path = settings.model_path.clone();
+                let model = tokio::task::spawn_blocking(move || LocalModel::load(&path))
+                    .await
+                    .map_err(|_| PostIndexError::Task)??;
+                tracing::info!(
+                    model = model.name(),
+                    dims = model.dims(),
+                    bytes = model.table_bytes(),
+                    "local embedding model loaded"
+                );
+                Some(Arc::new(model))
+            }
+        };
         Ok(Self {
-            store: Store::open(settings).await?,
+            store: Store::open(settings, model).await?,
             llm,
+            embedder,
             embedding: Arc::default(),
-            min_similarity: DEFAULT_MIN_SIMILARITY,
+            floors: Floors::default(),
             metrics: Metrics::default(),
         })
+    }
+
+    /// Which model ranks posts by meaning.
+    pub fn embedder(&self) -> Embedder {
+        self.embedder
+    }
+
+    /// The local model's name, when it is loaded.
+    pub fn local_model(&self) -> Option<String> {
+        self.store.ranking().model().map(|m| m.name().to_owned())
+    }
+
+    /// How specific `term` (an index term) is among the posts: the inverse
+    /// document frequency `ln((N + 1) / (df + 0.5))`.
+    pub fn specificity(&self, term: &str) -> f32 {
+        let (n, df) = self.store.ranking().document_frequency(term);
+        ((n as f32 + 1.0) / (df as f32 + 0.5)).ln()
     }
 
     /// Stores posts (one transaction); returns for each whether it was new.
@@ -112,7 +179,7 @@ impl PostIndex {
             })
             .collect();
         let created = self.store.upsert(stored).await?;
-        if self.llm.embeddings_configured() {
+        if self.embedder == Embedder::Azure {
             let index = self.clone();
             tokio::spawn(async move { index.embed_pending().await });
         }
@@ -150,9 +217,10 @@ impl PostIndex {
         self.store.ranking().counts()
     }
 
-    /// Sets the least cosine similarity of a post related by meaning.
+    /// Sets the least cosine similarity of a post related by meaning in a
+    /// small index (see [`relevance::Floors`]).
     pub fn with_min_similarity(mut self, min_similarity: f32) -> Self {
-        self.min_similarity = min_similarity;
+        self.floors.min_similarity = min_similarity;
         self
     }
 
@@ -182,15 +250,12 @@ impl PostIndex {
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
-        let semantic = self.semantic(query, now, exclude).await;
-        let embedding_error = semantic.as_ref().err().map(LlmError::kind);
+        let (semantic, embedding_error) = self.semantic(query, now, exclude).await;
+        let local_stand_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
-            Ok(Some(semantic)) => {
-                let min_similarity = self.min_similarity;
+            Some((semantic, spread)) => {
                 let related: Vec<&str> = related_by_coverage(&lexical)
-                    .chain(above(&semantic, |best| {
-                        min_similarity.max(best - SIMILARITY_BAND)
-                    }))
+                    .chain(related_by_meaning(&semantic, spread, &self.floors))
                     .collect();
                 let ids: Vec<String> = fuse(&[(&lexical, 1.0), (&semantic, 2.0)])
                     .into_iter()
@@ -199,15 +264,16 @@ impl PostIndex {
                     .collect();
                 (ids, false)
             }
-            _ => (
+            None => (
                 related_by_words(&lexical, limit),
-                self.llm.embeddings_configured(),
+                self.embedder != Embedder::None,
             ),
         };
         Ok(PostSearch {
             posts: self.summaries(ids, now).await?,
             lexical_only,
             embedding_error,
+            local_stand_in,
         })
     }
 
@@ -251,31 +317,36 @@ impl PostIndex {
         self.store.get_many(ids, now).await
     }
 
-    /// Semantic ranking: None when embeddings are unconfigured (or the
-    /// vectors unreadable), the error when the query's embedding failed.
+    /// Ranking by meaning, by the configured model; when Azure's query
+    /// embedding fails, by the local model, with the failure's kind. None
+    /// when no model ranked (none configured, or the vectors unreadable).
     async fn semantic(
         &self,
         query: &str,
         now: i64,
         exclude: &[String],
-    ) -> Result<Option<Scored>, LlmError> {
-        if !self.llm.embeddings_configured() {
-            return Ok(None);
+    ) -> (Option<(Scored, vectors::Spread)>, Option<&'static str>) {
+        let ranking = self.store.ranking();
+        let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
+        match self.embedder {
+            Embedder::None => (None, None),
+            Embedder::Local => (local(), None),
+            Embedder::Azure => match self
+                .llm
+                .embed(&[query])
+                .await
+                .and_then(|mut v| v.pop().ok_or(LlmError::Malformed))
+            {
+                Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
+                Err(e) => {
+                    tracing::warn!(
+                        error.kind = e.kind(),
+                        "query embedding failed; the local model ranks"
+                    );
+                    (local(), Some(e.kind()))
+                }
+            },
         }
-        let vector = match self.llm.embed(&[query]).await {
-            Ok(mut v) => v.pop().ok_or(LlmError::Malformed)?,
-            Err(e) => {
-                tracing::warn!(
-                    error.kind = e.kind(),
-                    "query embedding failed; lexical ranking only"
-                );
-                return Err(e);
-            }
-        };
-        Ok(self
-            .store
-            .ranking()
-            .nearest(&vector, now, exclude, CANDIDATES))
     }
 
     /// Deletes expired posts; returns how many.
@@ -367,7 +438,7 @@ impl PostIndex {
                         Ok(n) => tracing::info!(purged = n, "expired posts purged"),
                         Err(e) => tracing::error!(error.message = %e, "purge failed"),
                     },
-                    _ = embed.tick() => if index.llm.embeddings_configured() {
+                    _ = embed.tick() => if index.embedder == Embedder::Azure {
                         index.embed_pending().await;
                     },
                 }
@@ -377,7 +448,7 @@ impl PostIndex {
 }
 
 /// Ids of the candidates scoring at least `floor(best score)`.
-fn above(candidates: &Scored, floor: impl Fn(f32) -> f32) -> impl Iterator<Item = &str> {
+pub(crate) fn above(candidates: &Scored, floor: impl Fn(f32) -> f32) -> impl Iterator<Item = &str> {
     let best = candidates.iter().map(|(_, s)| *s).fold(0f32, f32::max);
     let floor = floor(best);
     candidates

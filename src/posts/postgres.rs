@@ -28,11 +28,10 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{
     PostIndexError,
-    lexical::Lexical,
+    local_model::LocalModel,
     now_ms,
-    ranking::{Ranking, Vector},
+    ranking::{Load, Ranking, Vector},
     store::{PendingPost, StoredPost, StoredRun, decode, encode},
-    vectors::VectorSet,
 };
 use crate::{contract::PostSummary, settings::PostsSettings};
 
@@ -92,7 +91,6 @@ impl Drop for Inner {
 }
 
 /// This replica's copy of the live posts: the ranking and the bodies.
-#[derive(Default)]
 struct Mirror {
     ranking: Ranking,
     bodies: RwLock<HashMap<String, Body>>,
@@ -121,7 +119,10 @@ struct Connect {
 impl Store {
     /// Connects, migrates the schema, loads every post and starts following
     /// the changes. Fails when the database cannot be reached.
-    pub async fn open(settings: &PostsSettings) -> Result<Self, PostIndexError> {
+    pub async fn open(
+        settings: &PostsSettings,
+        model: Option<Arc<LocalModel>>,
+    ) -> Result<Self, PostIndexError> {
         let url = settings
             .database_url
             .as_ref()
@@ -162,7 +163,13 @@ impl Store {
             .await
             .map_err(|e| PostIndexError::Open(e.to_string()))?;
         drop(client);
-        let mirror = Arc::new(Mirror::default());
+        let mirror = Arc::new(Mirror {
+            ranking: Ranking::new(model),
+            bodies: RwLock::default(),
+            connected: AtomicBool::default(),
+            applied: watch::Sender::default(),
+            text_hashes: RandomState::default(),
+        });
         let mut cursor = Cursor::default();
         let session = Session::start(&connect, &mirror, &mut cursor)
             .await
@@ -715,17 +722,14 @@ impl Session {
                 std::iter::empty::<&(dyn ToSql + Sync)>(),
             )
             .await?;
-        let (mut lexical, mut vectors, mut bodies) =
-            (Lexical::default(), VectorSet::default(), HashMap::new());
+        let (mut load, mut bodies) = (Load::default(), HashMap::new());
         let mut rows = std::pin::pin!(rows);
         while let Some(row) = rows.try_next().await? {
             let id: String = row.get(0);
             let (json, text): (String, String) = (row.get(1), row.get(2));
             let expires_at_ms: Option<i64> = row.get(3);
-            lexical.insert(&id, &text, expires_at_ms);
-            if let Some(blob) = row.get::<_, Option<&[u8]>>(4) {
-                vectors.insert(id.clone(), expires_at_ms, decode(blob));
-            }
+            let vector = row.get::<_, Option<&[u8]>>(4).map(decode);
+            load.insert(&id, &text, expires_at_ms, vector);
             bodies.insert(
                 id,
                 Body {
@@ -741,7 +745,7 @@ impl Session {
                 .bodies
                 .write()
                 .map_err(|_| anyhow::anyhow!("post bodies lock poisoned"))?;
-            mirror.ranking.replace(Ranking::new(lexical, vectors));
+            mirror.ranking.load(load);
             *current = bodies;
         }
         *cursor = Cursor {

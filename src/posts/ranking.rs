@@ -1,24 +1,79 @@
 //! What a search reads, in memory, whichever the store: the posts' BM25 text
-//! index and their vectors. The store keeps it in step with what it committed
-//! (SQLite: after each commit; PostgreSQL: changes applied in sequence order).
+//! index, their stored vectors (Azure OpenAI's), and the local model's
+//! vectors, computed here from the text (never stored: the model is
+//! deterministic and fast). The store keeps it in step with what it
+//! committed (SQLite: after each commit; PostgreSQL: changes applied in
+//! sequence order).
 
-use std::sync::{PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
-use super::{PostIndexError, Scored, lexical::Lexical, vectors::VectorSet};
+use super::{
+    PostIndexError, Scored,
+    lexical::Lexical,
+    local_model::LocalModel,
+    vectors::{Spread, VectorSet},
+};
 
-/// The text index and the vectors, each behind its own lock.
-#[derive(Default)]
+/// The text index and both vector sets, each behind its own lock.
 pub struct Ranking {
     lexical: RwLock<Lexical>,
     vectors: RwLock<VectorSet>,
+    local: RwLock<VectorSet>,
+    model: Option<Arc<LocalModel>>,
+}
+
+/// Posts read in bulk (at start-up, or a replica's full reload), indexed at
+/// once by [`Ranking::load`].
+#[derive(Default)]
+pub struct Load {
+    lexical: Lexical,
+    vectors: VectorSet,
+    texts: Vec<(String, String, Option<i64>)>,
+}
+
+impl Load {
+    pub fn insert(
+        &mut self,
+        id: &str,
+        text: &str,
+        expires_at_ms: Option<i64>,
+        vector: Option<Vec<f32>>,
+    ) {
+        self.lexical.insert(id, text, expires_at_ms);
+        if let Some(v) = vector {
+            self.vectors.insert(id.to_owned(), expires_at_ms, v);
+        }
+        self.texts
+            .push((id.to_owned(), text.to_owned(), expires_at_ms));
+    }
 }
 
 impl Ranking {
-    pub fn new(lexical: Lexical, vectors: VectorSet) -> Self {
+    /// An empty ranking; with a model, posts get its vectors as they are indexed.
+    pub fn new(model: Option<Arc<LocalModel>>) -> Self {
         Self {
-            lexical: RwLock::new(lexical),
-            vectors: RwLock::new(vectors),
+            lexical: RwLock::default(),
+            vectors: RwLock::default(),
+            local: RwLock::default(),
+            model,
         }
+    }
+
+    /// Replaces everything with the posts of `load`; their local vectors are
+    /// computed on every core (100,000 posts embed in about a second).
+    pub fn load(&self, load: Load) {
+        let local = self
+            .model
+            .as_deref()
+            .map_or_else(VectorSet::default, |model| embed_all(model, &load.texts));
+        *write(&self.lexical) = load.lexical;
+        *write(&self.vectors) = load.vectors;
+        *write(&self.local) = local;
+    }
+
+    /// The local model, when there is one.
+    pub fn model(&self) -> Option<&LocalModel> {
+        self.model.as_deref()
     }
 
     /// Ids of up to `limit` live posts containing any of `terms`, best first.
@@ -32,20 +87,35 @@ impl Ranking {
         Ok(lexical.search(terms, now_ms, limit))
     }
 
-    /// The `limit` live posts most similar to `query`, without `exclude`;
-    /// None when the vectors are unreadable.
+    /// The `limit` live posts most similar to `query` by their stored
+    /// vectors, without `exclude`, and the spread of the similarities; None
+    /// when the vectors are unreadable.
     pub fn nearest(
         &self,
         query: &[f32],
         now_ms: i64,
         exclude: &[String],
         limit: usize,
-    ) -> Option<Scored> {
+    ) -> Option<(Scored, Spread)> {
         let set = self.vectors.read().ok()?;
         Some(set.nearest(query, now_ms, exclude, limit))
     }
 
-    /// Posts indexed, and how many of them have a vector.
+    /// As [`Self::nearest`], by the local model's vectors: None without a
+    /// model, or when `query` has no token.
+    pub fn nearest_local(
+        &self,
+        query: &str,
+        now_ms: i64,
+        exclude: &[String],
+        limit: usize,
+    ) -> Option<(Scored, Spread)> {
+        let vector = self.model.as_ref()?.embed(query)?;
+        let set = self.local.read().ok()?;
+        Some(set.nearest(&vector, now_ms, exclude, limit))
+    }
+
+    /// Posts indexed, and how many of them have a (stored) vector.
     pub fn counts(&self) -> (usize, usize) {
         (
             self.lexical.read().map_or(0, |l| l.len()),
@@ -53,10 +123,23 @@ impl Ranking {
         )
     }
 
+    /// How many posts have a local model's vector.
+    pub fn local_count(&self) -> usize {
+        self.local.read().map_or(0, |v| v.len())
+    }
+
+    /// The term statistics of the text index: posts, and the posts containing `term`.
+    pub fn document_frequency(&self, term: &str) -> (usize, usize) {
+        self.lexical
+            .read()
+            .map_or((0, 0), |l| (l.len(), l.document_frequency(term)))
+    }
+
     /// Adds or replaces a post's text; its vector is kept only when `vector`
     /// says so (`Keep`), replaced (`Set`) or dropped (`Drop`).
     pub fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
         write(&self.lexical).insert(id, text, expires_at_ms);
+        self.index_local(id, text, expires_at_ms);
         match vector {
             Vector::Keep => {}
             Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),
@@ -71,6 +154,8 @@ impl Ranking {
         if !write(&self.lexical).set_expiry(id, expires_at_ms) {
             write(&self.lexical).insert(id, text, expires_at_ms);
         }
+        // The text is unchanged, so is its local vector; its expiry is not.
+        self.index_local(id, text, expires_at_ms);
         match vector {
             Vector::Keep => {}
             Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),
@@ -83,28 +168,46 @@ impl Ranking {
         write(&self.vectors).insert(id, expires_at_ms, vector);
     }
 
-    /// Removes posts from both indexes.
+    /// Removes posts from every index.
     pub fn remove<'a>(&self, ids: impl IntoIterator<Item = &'a str> + Clone) {
         write(&self.lexical).remove_many(ids.clone());
-        let mut vectors = write(&self.vectors);
-        ids.into_iter().for_each(|id| vectors.remove(id));
+        let (mut vectors, mut local) = (write(&self.vectors), write(&self.local));
+        ids.into_iter().for_each(|id| {
+            vectors.remove(id);
+            local.remove(id);
+        });
     }
 
-    /// Replaces everything with `other`'s content (a full reload).
-    pub fn replace(&self, other: Ranking) {
-        let (lexical, vectors) = (
-            other
-                .lexical
-                .into_inner()
-                .unwrap_or_else(PoisonError::into_inner),
-            other
-                .vectors
-                .into_inner()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        *write(&self.lexical) = lexical;
-        *write(&self.vectors) = vectors;
+    fn index_local(&self, id: &str, text: &str, expires_at_ms: Option<i64>) {
+        let Some(model) = &self.model else { return };
+        match model.embed(text) {
+            Some(v) => write(&self.local).insert(id.to_owned(), expires_at_ms, v),
+            None => write(&self.local).remove(id),
+        }
     }
+}
+
+/// The local vectors of `texts`, computed on every core.
+fn embed_all(model: &LocalModel, texts: &[(String, String, Option<i64>)]) -> VectorSet {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = texts.len().div_ceil(threads).max(1);
+    let embedded: Vec<Vec<Option<Vec<f32>>>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = texts
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|(_, t, _)| model.embed(t)).collect()))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    let mut set = VectorSet::default();
+    for ((id, _, expires), vector) in texts.iter().zip(embedded.into_iter().flatten()) {
+        if let Some(v) = vector {
+            set.insert(id.clone(), *expires, v);
+        }
+    }
+    set
 }
 
 /// What indexing a post's text does to its vector.

@@ -6,7 +6,7 @@
 use std::{
     path::Path,
     sync::{
-        Mutex,
+        Arc, Mutex,
         atomic::{AtomicUsize, Ordering},
     },
 };
@@ -15,10 +15,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     PostIndexError,
-    lexical::Lexical,
-    ranking::{Ranking, Vector},
+    local_model::LocalModel,
+    ranking::{Load, Ranking, Vector},
     store::{PendingPost, StoredPost, StoredRun, decode, encode},
-    vectors::VectorSet,
 };
 use crate::contract::PostSummary;
 
@@ -60,7 +59,9 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn open(path: &Path) -> Result<Self, PostIndexError> {
+    /// Opens (or creates) the database at `path` and loads the ranking,
+    /// with the local model's vectors when there is a model.
+    pub fn open(path: &Path, model: Option<Arc<LocalModel>>) -> Result<Self, PostIndexError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| PostIndexError::Open(e.to_string()))?;
         }
@@ -84,7 +85,7 @@ impl Store {
                 Ok(Mutex::new(c))
             })
             .collect::<Result<_, rusqlite::Error>>()?;
-        let (mut lexical, mut vectors) = (Lexical::default(), VectorSet::default());
+        let mut load = Load::default();
         {
             let mut stmt =
                 writer.prepare("SELECT id, search_text, expires_at, embedding FROM posts")?;
@@ -92,17 +93,17 @@ impl Store {
             while let Some(r) = rows.next()? {
                 let (id, text, expires): (String, String, Option<i64>) =
                     (r.get(0)?, r.get(1)?, r.get(2)?);
-                lexical.insert(&id, &text, expires);
-                if let Some(blob) = r.get::<_, Option<Vec<u8>>>(3)? {
-                    vectors.insert(id, expires, decode(&blob));
-                }
+                let vector = r.get::<_, Option<Vec<u8>>>(3)?.as_deref().map(decode);
+                load.insert(&id, &text, expires, vector);
             }
         }
+        let ranking = Ranking::new(model);
+        ranking.load(load);
         Ok(Self {
             writer: Mutex::new(writer),
             readers,
             next_reader: AtomicUsize::new(0),
-            ranking: Ranking::new(lexical, vectors),
+            ranking,
         })
     }
 
@@ -414,7 +415,7 @@ mod tests {
     #[test]
     fn a_vector_computed_for_an_older_text_is_not_stored() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        let store = Store::open(&dir.path().join("posts.db"), None).unwrap();
         store
             .upsert(&[stored("a", "first text"), stored("b", "other post")])
             .unwrap();
@@ -445,7 +446,7 @@ mod tests {
     #[test]
     fn run_records_are_purged_past_their_retention_and_beyond_the_cap() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db")).unwrap();
+        let store = Store::open(&dir.path().join("posts.db"), None).unwrap();
         let run = |id: &str, keep_until_ms| StoredRun {
             run_id: id.into(),
             keep_until_ms,

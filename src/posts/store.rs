@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::{PostIndexError, postgres, ranking::Ranking, sqlite};
+use super::{PostIndexError, local_model::LocalModel, postgres, ranking::Ranking, sqlite};
 use crate::{
     contract::PostSummary,
     settings::{PostsBackend, PostsSettings},
@@ -41,14 +41,19 @@ pub enum Store {
 impl Store {
     /// Opens the configured backend: creates or migrates its schema and
     /// loads the ranking.
-    pub async fn open(settings: &PostsSettings) -> Result<Self, PostIndexError> {
+    pub async fn open(
+        settings: &PostsSettings,
+        model: Option<Arc<LocalModel>>,
+    ) -> Result<Self, PostIndexError> {
         match settings.backend {
             PostsBackend::Sqlite => {
                 let path = settings.db_path.clone();
-                let store = blocking(move || sqlite::Store::open(&path)).await?;
+                let store = blocking(move || sqlite::Store::open(&path, model)).await?;
                 Ok(Self::Sqlite(Arc::new(store)))
             }
-            PostsBackend::Postgres => Ok(Self::Postgres(postgres::Store::open(settings).await?)),
+            PostsBackend::Postgres => Ok(Self::Postgres(
+                postgres::Store::open(settings, model).await?,
+            )),
         }
     }
 

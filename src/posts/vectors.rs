@@ -66,25 +66,28 @@ impl VectorSet {
     }
 
     /// The `limit` live posts most similar to `query`, best first, with
-    /// their cosine similarity.
+    /// their cosine similarity, and how similar the posts are to it overall.
     pub fn nearest(
         &self,
         query: &[f32],
         now_ms: i64,
         exclude: &[String],
         limit: usize,
-    ) -> Vec<(String, f32)> {
+    ) -> (Vec<(String, f32)>, Spread) {
         if query.len() != self.dims || limit == 0 {
-            return Vec::new();
+            return (Vec::new(), Spread::default());
         }
         let Some((query, query_scale)) = quantize(query) else {
-            return Vec::new();
+            return (Vec::new(), Spread::default());
         };
+        let (mut sum, mut sum_sq) = (0f64, 0f64);
         // Keep the best `limit` (score, slot) in a small sorted buffer.
         let mut best: Vec<(f32, usize)> = Vec::with_capacity(limit + 1);
         for (slot, v) in self.data.chunks_exact(self.dims).enumerate() {
             let (id, expires, scale) = &self.slots[slot];
             let score = dot(v, &query) as f32 * scale;
+            sum += f64::from(score);
+            sum_sq += f64::from(score) * f64::from(score);
             if best.len() == limit && score <= best[limit - 1].0 {
                 continue;
             }
@@ -95,10 +98,29 @@ impl VectorSet {
             best.insert(at, (score, slot));
             best.truncate(limit);
         }
-        best.into_iter()
+        let n = self.slots.len().max(1) as f64;
+        let mean = sum / n;
+        let spread = Spread {
+            mean: (mean * f64::from(query_scale)) as f32,
+            std: ((sum_sq / n - mean * mean).max(0.0).sqrt() * f64::from(query_scale)) as f32,
+            posts: self.slots.len(),
+        };
+        let found = best
+            .into_iter()
             .map(|(score, slot)| (self.slots[slot].0.clone(), score * query_scale))
-            .collect()
+            .collect();
+        (found, spread)
     }
+}
+
+/// How similar the indexed posts are to a query: the mean and standard
+/// deviation of their cosines (expired and excluded posts included: they
+/// are few, and the scan stays one pass).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Spread {
+    pub mean: f32,
+    pub std: f32,
+    pub posts: usize,
 }
 
 /// The unit vector of `v` as 8-bit components and the scale back (its largest
@@ -161,6 +183,7 @@ mod tests {
             limit: usize,
         ) -> Vec<String> {
             self.nearest(q, now, exclude, limit)
+                .0
                 .into_iter()
                 .map(|(id, _)| id)
                 .collect()

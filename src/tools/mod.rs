@@ -30,7 +30,7 @@ pub use action_hint::{HintArgs, fallback_hint};
 pub use get_suggestions::Panels;
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
-pub use session::{Caller, SESSION_META_KEY, SessionRegistry};
+pub use session::{Caller, GraphBudget, SESSION_META_KEY, SessionRegistry};
 
 use crate::{
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},

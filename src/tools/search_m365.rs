@@ -1,5 +1,6 @@
 //! `search_m365`: Microsoft Graph search as the caller; a query that finds
-//! nothing is tried once more with its terms OR-ed.
+//! nothing is tried once more with its terms OR-ed, when the caller's Graph
+//! budget allows (a search is two Graph requests: files and mails).
 
 use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
@@ -10,6 +11,9 @@ use super::{
     output::{self, M365Found},
 };
 use crate::{degraded::Degraded, keywords};
+
+/// Graph requests one search makes: driveItem+listItem, and message.
+pub const REQUESTS_PER_SEARCH: u32 = 2;
 
 /// Arguments of `search_m365`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,6 +38,17 @@ pub(super) async fn run(
             Some(Degraded::M365NoToken),
         );
     };
+    if !caller.take_graph_requests(REQUESTS_PER_SEARCH) {
+        // Not a failure of the source: this panel has searched enough.
+        let none = M365Found {
+            items: Vec::new(),
+            broadened: false,
+        };
+        let text = with_text.then(|| {
+            "no search made: this request's Microsoft Graph searches are used up".to_owned()
+        });
+        return output::answered(&none, text, &[]);
+    }
     let mut found = match deps.graph.search(token.expose(), query).await {
         Ok(found) => found,
         Err(e) => {
@@ -54,7 +69,8 @@ pub(super) async fn run(
     let mut broadened = false;
     let broad = (found.items.is_empty() && found.partial.is_none())
         .then(|| keywords::broadened(query))
-        .flatten();
+        .flatten()
+        .filter(|_| caller.take_graph_requests(REQUESTS_PER_SEARCH));
     if let Some(broad) = broad {
         match deps.graph.search(token.expose(), &broad).await {
             Ok(more) => {

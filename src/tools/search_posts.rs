@@ -51,6 +51,9 @@ pub(super) async fn run(
     if found.lexical_only {
         degraded.push(Degraded::PostsLexicalOnly);
     }
+    if found.local_stand_in {
+        degraded.push(Degraded::PostsLocalModel);
+    }
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));
     }

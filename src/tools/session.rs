@@ -4,7 +4,10 @@
 //! each call's `_meta`; over `/mcp` the caller comes from the HTTP request.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{
+    Arc, Mutex, MutexGuard,
+    atomic::{AtomicU32, Ordering},
+};
 
 use crate::settings::Secret;
 
@@ -14,6 +17,8 @@ pub struct Caller {
     graph_token: Option<Secret>,
     /// The requesting post: never among the similar posts.
     pub post_id: Option<String>,
+    /// Graph requests its searches may still make (None: no limit).
+    graph_budget: Option<GraphBudget>,
 }
 
 impl Caller {
@@ -21,12 +26,57 @@ impl Caller {
         Self {
             graph_token,
             post_id,
+            graph_budget: None,
         }
+    }
+
+    /// Limits the Graph requests this caller's searches make, broadened
+    /// retries included (each counts against the user's and the tenant's
+    /// Graph throttling).
+    pub fn with_graph_budget(mut self, budget: GraphBudget) -> Self {
+        self.graph_budget = Some(budget);
+        self
     }
 
     /// The caller's Graph token: only for the Graph client.
     pub fn graph_token(&self) -> Option<&Secret> {
         self.graph_token.as_ref()
+    }
+
+    /// Takes `requests` from the caller's Graph budget; false (nothing
+    /// taken) when it has fewer left.
+    pub fn take_graph_requests(&self, requests: u32) -> bool {
+        self.graph_budget.as_ref().is_none_or(|b| b.take(requests))
+    }
+}
+
+/// Graph requests left for a panel, shared by the run that sets it and the
+/// tool calls that spend it.
+#[derive(Debug, Clone)]
+pub struct GraphBudget(Arc<AtomicU32>);
+
+impl GraphBudget {
+    pub fn new(requests: u32) -> Self {
+        Self(Arc::new(AtomicU32::new(requests)))
+    }
+
+    /// Takes `n` requests when that many are left.
+    pub fn take(&self, n: u32) -> bool {
+        self.0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                left.checked_sub(n)
+            })
+            .is_ok()
+    }
+
+    /// Lowers what is left to at most `n`.
+    pub fn cap(&self, n: u32) {
+        self.0.fetch_min(n, Ordering::AcqRel);
+    }
+
+    /// Requests left.
+    pub fn left(&self) -> u32 {
+        self.0.load(Ordering::Acquire)
     }
 }
 

@@ -224,7 +224,7 @@ async fn with_embeddings_posts_are_found_by_meaning_not_only_words() {
 }
 
 #[tokio::test]
-async fn with_embeddings_down_lexical_search_still_works_and_posts_are_embedded_later() {
+async fn with_azure_embeddings_down_the_local_model_ranks_and_posts_are_embedded_later() {
     let app = spawn_app_with(Options {
         embeddings: true,
         env: vec![("LINKUP__POSTS__EMBED_RETRY_INTERVAL_SECS", "1".into())],
@@ -242,7 +242,12 @@ async fn with_embeddings_down_lexical_search_still_works_and_posts_are_embedded_
         .await;
     assert_eq!(status, 200);
     assert_eq!(post_ids(&body), vec!["p-car"]);
-    assert!(strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
+    let reasons = strings(&body["meta"]["degraded"]);
+    assert!(reasons.contains(&"posts_local_model".to_owned()), "{body}");
+    assert!(
+        reasons.contains(&"embeddings_upstream_error".to_owned()),
+        "{body}"
+    );
     assert_eq!(app.embedded_count(), 0);
 
     app.openai.embeddings(EmbedBehavior::Normal);
@@ -361,7 +366,7 @@ async fn invalid_configuration_stops_start_up_with_one_line_naming_the_key() {
 }
 
 #[tokio::test]
-async fn hanging_embeddings_fall_back_to_lexical_ranking_within_their_timeout() {
+async fn hanging_embeddings_hand_the_ranking_to_the_local_model_within_their_timeout() {
     let app = spawn_app_with(Options {
         embeddings: true,
         env: vec![("LINKUP__AZURE_OPENAI__EMBEDDINGS_TIMEOUT_MS", "300".into())],
@@ -380,5 +385,7 @@ async fn hanging_embeddings_fall_back_to_lexical_ranking_within_their_timeout() 
     assert_eq!(status, 200);
     assert_eq!(body["meta"]["path"], "fallback");
     assert_eq!(post_ids(&body), vec!["p-car"]);
-    assert!(strings(&body["meta"]["degraded"]).contains(&"posts_lexical_only".to_owned()));
+    let reasons = strings(&body["meta"]["degraded"]);
+    assert!(reasons.contains(&"posts_local_model".to_owned()), "{body}");
+    assert!(reasons.contains(&"embeddings_timeout".to_owned()), "{body}");
 }

@@ -180,14 +180,14 @@ async fn a_chat_answer_over_the_cap_switches_to_the_fallback() {
 }
 
 #[tokio::test]
-async fn an_embedding_answer_over_the_cap_ranks_posts_by_words() {
+async fn an_embedding_answer_over_the_cap_hands_the_ranking_to_the_local_model() {
     let app = app(false, true, vec![]).await;
     app.openai.embeddings(EmbedBehavior::Huge);
     let (status, body) = app.suggest(question(), Some(TOKEN)).await;
     assert_eq!(status, 200);
     assert_eq!(post_ids(&body), vec!["p-77"], "{body}");
     let reasons = degraded(&body);
-    assert!(reasons.contains(&"posts_lexical_only".to_owned()), "{body}");
+    assert!(reasons.contains(&"posts_local_model".to_owned()), "{body}");
     assert!(
         reasons.contains(&"embeddings_too_large".to_owned()),
         "{body}"

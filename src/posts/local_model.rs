@@ -1,0 +1,242 @@
+//! The local embedding model: a static token-embedding model computed in
+//! process (no network, microseconds per text). A text's vector is the mean of
+//! its tokens' vectors, at unit length, as WordLlama's own inference computes
+//! it. The model shipped in `models/` is WordLlama `l2_supercat` (256
+//! dimensions, MIT), copied from its PyPI wheel by the script beside it.
+
+use std::path::{Path, PathBuf};
+
+use half::f16;
+use safetensors::{Dtype, SafeTensors};
+use tokenizers::Tokenizer;
+
+/// The model's files in its directory.
+const TOKENIZER_FILE: &str = "tokenizer.json";
+/// The token table: the one tensor of this safetensors file, `[vocab, dims]`.
+const TABLE_FILE: &str = "l2_supercat_256.safetensors";
+
+/// Why the model could not be loaded; names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("cannot read the local embedding model's {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the local embedding model's {path} is not a valid model file: {reason}")]
+    Invalid { path: PathBuf, reason: String },
+}
+
+/// A loaded static embedding model.
+pub struct LocalModel {
+    tokenizer: Tokenizer,
+    /// Token vectors quantized to 8 bits, `dims` per token: the float16 table
+    /// would be 16 MB and need converting per use, float32 32 MB; 8 bits with
+    /// a scale per token keep cosines within 0.001 of the original (the
+    /// `matches_wordllamas_own_inference` test) in 8 MB.
+    table: Vec<i8>,
+    scales: Vec<f32>,
+    dims: usize,
+    name: String,
+}
+
+impl LocalModel {
+    /// Loads the model in `dir` (its `tokenizer.json` and token table).
+    pub fn load(dir: &Path) -> Result<Self, ModelError> {
+        let tokenizer_path = dir.join(TOKENIZER_FILE);
+        let bytes = read(&tokenizer_path)?;
+        let tokenizer = Tokenizer::from_bytes(&bytes).map_err(|e| ModelError::Invalid {
+            path: tokenizer_path.clone(),
+            reason: e.to_string(),
+        })?;
+        let table_path = dir.join(TABLE_FILE);
+        let bytes = read(&table_path)?;
+        let invalid = |reason: String| ModelError::Invalid {
+            path: table_path.clone(),
+            reason,
+        };
+        let tensors = SafeTensors::deserialize(&bytes).map_err(|e| invalid(e.to_string()))?;
+        let (_, view) = tensors
+            .tensors()
+            .into_iter()
+            .next()
+            .ok_or_else(|| invalid("no tensor".into()))?;
+        let [vocab, dims] = *view.shape() else {
+            return Err(invalid(format!(
+                "shape {:?}, not [vocab, dims]",
+                view.shape()
+            )));
+        };
+        if view.dtype() != Dtype::F16 || vocab == 0 || dims == 0 {
+            return Err(invalid(format!(
+                "{:?} {vocab}x{dims}, not float16",
+                view.dtype()
+            )));
+        }
+        if tokenizer.get_vocab_size(true) > vocab {
+            return Err(invalid(format!(
+                "{vocab} token vectors for a tokenizer of {}",
+                tokenizer.get_vocab_size(true)
+            )));
+        }
+        let (table, scales) = quantize_rows(view.data(), dims);
+        Ok(Self {
+            tokenizer,
+            table,
+            scales,
+            dims,
+            name: dir
+                .file_name()
+                .map_or_else(|| "local".into(), |n| n.to_string_lossy().into_owned()),
+        })
+    }
+
+    /// The model's name (its directory's).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Dimensions of its vectors.
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Bytes the loaded token table holds.
+    pub fn table_bytes(&self) -> usize {
+        self.table.len() + self.scales.len() * size_of::<f32>()
+    }
+
+    /// The unit vector of `text`; None when it has no token (empty text).
+    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
+        let encoding = self.tokenizer.encode_fast(text, false).ok()?;
+        let mut sum = vec![0f32; self.dims];
+        let mut tokens = 0;
+        for &id in encoding.get_ids() {
+            let id = id as usize;
+            let Some(row) = self.table.get(id * self.dims..(id + 1) * self.dims) else {
+                continue;
+            };
+            let scale = self.scales[id];
+            for (s, &q) in sum.iter_mut().zip(row) {
+                *s += f32::from(q) * scale;
+            }
+            tokens += 1;
+        }
+        let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if tokens == 0 || !norm.is_normal() {
+            return None;
+        }
+        sum.iter_mut().for_each(|x| *x /= norm);
+        Some(sum)
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, ModelError> {
+    std::fs::read(path).map_err(|source| ModelError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Little-endian float16 rows of `dims` as 8-bit components with a scale per
+/// row (its largest component maps to ±127).
+fn quantize_rows(data: &[u8], dims: usize) -> (Vec<i8>, Vec<f32>) {
+    let values: Vec<f32> = data
+        .chunks_exact(2)
+        .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
+        .collect();
+    let mut table = Vec::with_capacity(values.len());
+    let mut scales = Vec::with_capacity(values.len() / dims);
+    for row in values.chunks_exact(dims) {
+        let max = row.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let scale = if max.is_normal() { max / 127.0 } else { 1.0 };
+        table.extend(row.iter().map(|x| (x / scale).round() as i8));
+        scales.push(scale);
+    }
+    (table, scales)
+}
+
+/// The model shipped with the service (`models/` of the repository).
+#[cfg(test)]
+pub(crate) fn shipped() -> LocalModel {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
+    LocalModel::load(&dir).expect("the shipped model loads")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Reference {
+        items: Vec<Item>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Item {
+        text: String,
+        ids: Vec<u32>,
+        vector: Vec<f32>,
+    }
+
+    #[test]
+    fn matches_wordllamas_own_inference() {
+        let model = shipped();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models/wordllama-l2-supercat-256/reference.json");
+        let reference: Reference =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert!(reference.items.len() >= 8);
+        for item in reference.items {
+            let ids = model
+                .tokenizer
+                .encode_fast(item.text.as_str(), false)
+                .unwrap();
+            assert_eq!(ids.get_ids(), item.ids, "tokens of {:?}", item.text);
+            match model.embed(&item.text) {
+                Some(v) => {
+                    let cos: f32 = v.iter().zip(&item.vector).map(|(a, b)| a * b).sum();
+                    assert!(
+                        cos > 0.999,
+                        "{:?}: cosine {cos} with WordLlama's",
+                        item.text
+                    );
+                }
+                None => assert!(item.ids.is_empty(), "{:?} has tokens", item.text),
+            }
+        }
+    }
+
+    #[test]
+    fn related_texts_are_closer_than_unrelated_ones() {
+        let model = shipped();
+        let cos = |a: &str, b: &str| -> f32 {
+            let (a, b) = (model.embed(a).unwrap(), model.embed(b).unwrap());
+            a.iter().zip(&b).map(|(x, y)| x * y).sum()
+        };
+        let q = "VPN connection drops when working from home";
+        assert!(cos(q, "remote access VPN setup guide") > cos(q, "cafeteria lunch menu"));
+        assert_eq!(model.dims(), 256);
+        assert!(model.table_bytes() < 9_000_000, "{}", model.table_bytes());
+    }
+
+    #[test]
+    fn a_missing_or_corrupt_model_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        assert!(err.contains("tokenizer.json"), "{err}");
+        let shipped =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
+        std::fs::copy(
+            shipped.join(TOKENIZER_FILE),
+            dir.path().join(TOKENIZER_FILE),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join(TABLE_FILE), b"not a model").unwrap();
+        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        assert!(
+            err.contains(TABLE_FILE) && err.contains("not a valid model"),
+            "{err}"
+        );
+    }
+}

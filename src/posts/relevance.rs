@@ -1,0 +1,106 @@
+//! When a post is related by meaning: its similarity to the question judged
+//! against how similar the whole index is to it, not against a cosine of one
+//! embedding model. Models differ in scale (related pairs score 0.2 with the
+//! local model, 0.6 with others); within one index, a related post stands
+//! out from the many unrelated ones by a number of standard deviations that
+//! carries from one model to another.
+
+use super::{Scored, above, vectors::Spread};
+
+/// Below this many posts the spread says little: the absolute floor applies.
+const MIN_POSTS_FOR_SPREAD: usize = 30;
+
+/// The floors of relatedness by meaning.
+#[derive(Debug, Clone, Copy)]
+pub struct Floors {
+    /// Standard deviations above the index's mean similarity a post must be.
+    pub z_min: f32,
+    /// ... and at most this many under the best candidate.
+    pub z_band: f32,
+    /// In an index too small for its spread to tell (`posts.min_similarity`):
+    /// the least cosine, and the band under the best candidate.
+    pub min_similarity: f32,
+    pub small_band: f32,
+}
+
+impl Default for Floors {
+    fn default() -> Self {
+        Self {
+            z_min: 2.0,
+            z_band: 1.0,
+            min_similarity: 0.4,
+            small_band: 0.1,
+        }
+    }
+}
+
+/// Ids of the candidates (best first, with their cosine) related by meaning.
+pub fn related_by_meaning<'a>(
+    candidates: &'a Scored,
+    spread: Spread,
+    floors: &Floors,
+) -> impl Iterator<Item = &'a str> {
+    let floors = *floors;
+    above(candidates, move |best| {
+        if spread.posts >= MIN_POSTS_FOR_SPREAD && spread.std.is_normal() {
+            (spread.mean + floors.z_min * spread.std).max(best - floors.z_band * spread.std)
+        } else {
+            floors.min_similarity.max(best - floors.small_band)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(scores: &[f32]) -> Scored {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("p{i}"), *s))
+            .collect()
+    }
+
+    #[test]
+    fn the_same_outliers_are_related_whatever_the_scale_of_the_model() {
+        let floors = Floors::default();
+        // One model: unrelated posts around 0.10 ± 0.05; another: 0.50 ± 0.10.
+        for (mean, std) in [(0.10f32, 0.05f32), (0.50, 0.10)] {
+            let spread = Spread {
+                mean,
+                std,
+                posts: 1000,
+            };
+            let candidates = scored(&[mean + 4.0 * std, mean + 3.5 * std, mean + 1.0 * std]);
+            let related: Vec<&str> = related_by_meaning(&candidates, spread, &floors).collect();
+            assert_eq!(related, ["p0", "p1"], "mean {mean} std {std}");
+        }
+    }
+
+    #[test]
+    fn far_under_the_best_is_not_related_even_above_the_index() {
+        let spread = Spread {
+            mean: 0.1,
+            std: 0.05,
+            posts: 1000,
+        };
+        let candidates = scored(&[0.5, 0.25]);
+        let related: Vec<&str> =
+            related_by_meaning(&candidates, spread, &Floors::default()).collect();
+        assert_eq!(related, ["p0"]);
+    }
+
+    #[test]
+    fn a_small_index_falls_back_to_the_absolute_floor() {
+        let spread = Spread {
+            mean: 0.3,
+            std: 0.3,
+            posts: 3,
+        };
+        let candidates = scored(&[0.8, 0.75, 0.1]);
+        let related: Vec<&str> =
+            related_by_meaning(&candidates, spread, &Floors::default()).collect();
+        assert_eq!(related, ["p0", "p1"]);
+    }
+}
