@@ -686,6 +686,9 @@ fn main() {
         if want("B10") {
             rows.push(slow_clients::b10(&http, n).await);
         }
+        if want("B12") {
+            rows.extend(embedder::b12(quick));
+        }
         rows
     });
     println!("\n| id | scenario | figures |\n|---|---|---|");
@@ -694,6 +697,7 @@ fn main() {
     }
 }
 
+mod embedder;
 mod hostile;
 mod index;
 mod mcp;

@@ -1,16 +1,33 @@
 //! `cargo bench --bench quality`: the relevance evaluation (the labelled set
-//! in `tests/quality/set.json` through the real app and the fakes) printed as
-//! a table. The `quality` test holds the same figures to their floors.
+//! in `tests/quality/` through the real app and the fakes) printed per half,
+//! the held-out half (the figures that count) beside the tuning half, with
+//! the questions that failed and the queries that were sent. `QUALITY_HALF=
+//! tuning` runs the tuning half alone (what tuning may look at); the
+//! `quality` test holds the held-out figures to their floors.
 
 #[path = "../tests/it/support/mod.rs"]
 #[allow(dead_code)]
 mod support;
+
+use support::quality::{Half, evaluate};
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
-    let figures = runtime.block_on(support::quality::evaluate());
-    println!("{}", figures.table());
+    let halves = match std::env::var("QUALITY_HALF").as_deref() {
+        Ok("tuning") => vec![Half::Tuning],
+        Ok("heldout") => vec![Half::Heldout],
+        _ => vec![Half::Heldout, Half::Tuning],
+    };
+    for half in halves {
+        let figures = runtime.block_on(evaluate(half));
+        println!("## {} half\n\n{}", half.name(), figures.table());
+        println!("Failed ({}):", figures.failures.len());
+        for failure in &figures.failures {
+            println!("- {failure}");
+        }
+        println!();
+    }
 }

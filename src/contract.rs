@@ -284,6 +284,10 @@ pub struct RunToolCall {
     pub count: usize,
     /// The call's own duration.
     pub elapsed_ms: u64,
+    /// Its arguments: kept only with `log.payloads` (development).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub arguments: Option<serde_json::Value>,
 }
 
 /// The tokens of one LLM chat call.

@@ -2,25 +2,26 @@
 //! KQL, the post index's BM25) are given instead of a raw sentence, and the
 //! terms the post index matches posts and questions on.
 
-use std::sync::LazyLock;
+use std::{collections::HashSet, sync::LazyLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
-/// English function words and question words that carry no topic.
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
-    "at", "be", "because", "been", "before", "being", "between", "both", "but", "by", "can",
-    "could", "did", "do", "does", "doing", "done", "for", "from", "get", "got", "had", "has",
-    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into",
-    "is", "it", "its", "just", "know", "let", "like", "may", "me", "might", "more", "most", "my",
-    "need", "no", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our",
-    "ours", "out", "over", "own", "please", "same", "set", "she", "should", "so", "some", "such",
-    "than", "thanks", "that", "the", "their", "them", "then", "there", "these", "they", "this",
-    "those", "through", "to", "too", "under", "until", "up", "us", "use", "very", "want", "was",
-    "way", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
-    "with", "would", "you", "your", "yours",
-];
+/// Function words that carry no topic: the NLTK English list and the
+/// Stopwords-ISO Korean one (the `stop-words` crate); which of the remaining
+/// words carry the topic is decided by how specific they are, not by a list.
+static STOP_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    ["en", "ko"]
+        .into_iter()
+        .filter_map(stop_words::lookup)
+        .flatten()
+        .copied()
+        .collect()
+});
+
+fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.contains(word)
+}
 
 /// Distinct lower-cased keywords of `text` in order of appearance, stop words and
 /// one-character tokens removed. A compound word stays whole (`CI/CD` gives
@@ -31,7 +32,7 @@ pub fn keywords(text: &str) -> Vec<String> {
     for word in words {
         let word = word.trim_matches(|c| JOINERS.contains(&c)).to_lowercase();
         if (word.chars().count() < 2 && word.is_ascii())
-            || STOP_WORDS.contains(&word.as_str())
+            || is_stop_word(&word)
             || out.contains(&word)
         {
             continue;
@@ -74,7 +75,7 @@ pub fn broadened(kql: &str) -> Option<String> {
             let bare = word
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase();
-            if bare.chars().count() < 2 || STOP_WORDS.contains(&bare.as_str()) {
+            if bare.chars().count() < 2 || is_stop_word(&bare) {
                 continue;
             }
             if !terms.contains(&word.to_owned()) {
@@ -83,6 +84,24 @@ pub fn broadened(kql: &str) -> Option<String> {
         }
     }
     (terms.len() > 1).then(|| terms.join(" OR "))
+}
+
+/// The `n` most specific of `keywords` (by `specificity`, higher = more
+/// specific; ties keep the text's order), in the text's order.
+pub fn most_specific(
+    keywords: &[String],
+    n: usize,
+    specificity: impl Fn(&str) -> f32,
+) -> Vec<String> {
+    let mut scored: Vec<(usize, f32)> = keywords
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (i, specificity(k)))
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut chosen: Vec<usize> = scored.into_iter().take(n).map(|(i, _)| i).collect();
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| keywords[i].clone()).collect()
 }
 
 /// Characters that join the parts of a compound word: `CI/CD`, `e-mail`, `node.js`.
@@ -119,7 +138,7 @@ pub fn index_terms(text: &str) -> Vec<String> {
 }
 
 fn push_term(out: &mut Vec<String>, word: &str) {
-    if (word.len() < 2 && word.is_ascii()) || STOP_WORDS.contains(&word) {
+    if (word.len() < 2 && word.is_ascii()) || is_stop_word(word) {
         return;
     }
     let term = if word.chars().all(char::is_alphabetic) {
@@ -152,7 +171,8 @@ mod tests {
     fn stop_words_and_punctuation_are_removed_and_compounds_kept_whole() {
         assert_eq!(
             keywords("How do I set up a CI/CD pipeline for our team's repo?"),
-            vec!["ci/cd", "pipeline", "team", "repo"]
+            vec!["set", "ci/cd", "pipeline", "team", "repo"],
+            "function words go (a standard list); `set` is a word, its weight decides"
         );
         assert_eq!(keywords("E-mail on k8s."), vec!["e-mail", "k8s"]);
         assert_eq!(kql_term("ci/cd"), "\"ci/cd\"");
@@ -171,6 +191,25 @@ mod tests {
             broadened("vpn AND home").as_deref(),
             Some("vpn OR home"),
             "operators are not terms"
+        );
+    }
+
+    #[test]
+    fn the_most_specific_words_are_chosen_and_keep_the_texts_order() {
+        let words: Vec<String> = ["keep", "getting", "evicted", "k8s", "limits"]
+            .map(str::to_owned)
+            .into();
+        let idf = |w: &str| match w {
+            "keep" | "getting" => 0.3,
+            "limits" => 2.0,
+            _ => 5.0,
+        };
+        assert_eq!(most_specific(&words, 2, idf), ["evicted", "k8s"]);
+        assert_eq!(most_specific(&words, 3, idf), ["evicted", "k8s", "limits"]);
+        assert_eq!(most_specific(&words, 9, idf).len(), 5);
+        assert!(
+            keywords("the of and 그리고").is_empty(),
+            "English and Korean function words"
         );
     }
 
@@ -195,7 +234,10 @@ mod tests {
         assert!(cicd.contains(&"ci".to_owned()) && cicd.contains(&"cd".to_owned()));
         assert!(index_terms("e-mail").contains(&index_terms("email")[0]));
         assert_eq!(index_terms("k8s cluster"), ["k8s", "cluster"]);
-        assert_eq!(index_terms("How do I set up the deployment?"), ["deploy"]);
+        assert_eq!(
+            index_terms("How do I set up the deployment?"),
+            ["set", "deploy"]
+        );
         assert_eq!(index_terms("배포 방법"), ["배포", "방법"]);
     }
 }

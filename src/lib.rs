@@ -90,12 +90,15 @@ impl App {
         let conn = McpConnection::open(deps.clone())
             .await
             .context("connecting the in-process MCP tools")?;
-        let orchestrator = Arc::new(Orchestrator::new(
-            deps.clone(),
-            Arc::new(conn),
-            settings.agent.clone(),
-            runs.clone(),
-        ));
+        let orchestrator = Arc::new(
+            Orchestrator::new(
+                deps.clone(),
+                Arc::new(conn),
+                settings.agent.clone(),
+                runs.clone(),
+            )
+            .with_payloads(settings.log.payloads),
+        );
         let listener = TcpListener::bind(settings.server.addr)
             .await
             .with_context(|| format!("binding {}", settings.server.addr))?;

@@ -56,6 +56,11 @@ async fn main() -> ExitCode {
     if let Some(e) = traces_error {
         tracing::warn!(error.message = format!("{e:#}"), "trace export not started");
     }
+    if settings.log.payloads {
+        tracing::warn!(
+            "log.payloads is on: tool arguments (written from user text) and result summaries are logged, streamed and kept in run records; development only"
+        );
+    }
     let app = match App::build(settings).await {
         Ok(app) => app,
         Err(e) => {

@@ -191,6 +191,12 @@ pub struct LogSettings {
     pub format: String,
     /// A `tracing` filter such as `info` or `linkup_suggestions=debug`.
     pub level: String,
+    /// Development only: the stream's tool events, the debug logs and the
+    /// run records carry the tool arguments (queries written from the
+    /// post's text) and a summary of each result (titles, post ids, and
+    /// why each post candidate was kept or dropped). User text is logged.
+    #[serde(default)]
+    pub payloads: bool,
 }
 
 /// A secret string whose `Debug` never shows the value.

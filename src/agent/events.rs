@@ -31,6 +31,12 @@ pub enum RunEvent {
         error_kind: Option<&'static str>,
         count: usize,
         elapsed_ms: u64,
+        /// The call's arguments (`log.payloads` only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arguments: Option<serde_json::Value>,
+        /// Its results: titles, or post ids (`log.payloads` only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        results: Option<Vec<String>>,
     },
     Fallback {
         reason: String,
@@ -54,6 +60,8 @@ pub struct Trail {
 pub struct Emitter {
     stream: Option<UnboundedSender<RunEvent>>,
     trail: Arc<Mutex<Trail>>,
+    /// Tool events carry arguments and results (`log.payloads`).
+    payloads: bool,
 }
 
 impl Emitter {
@@ -61,7 +69,19 @@ impl Emitter {
         Self {
             stream: Some(tx),
             trail: Arc::default(),
+            payloads: false,
         }
+    }
+
+    /// With `payloads`, tool events carry their arguments and results.
+    pub fn with_payloads(mut self, payloads: bool) -> Self {
+        self.payloads = payloads;
+        self
+    }
+
+    /// Whether tool events carry their arguments and results.
+    pub fn payloads(&self) -> bool {
+        self.payloads
     }
 
     pub fn emit(&self, event: RunEvent) {
@@ -86,6 +106,8 @@ impl Emitter {
                 error_kind,
                 count,
                 elapsed_ms,
+                arguments,
+                ..
             } => self.record(|t| {
                 t.tool_calls.push(RunToolCall {
                     tool: tool.clone(),
@@ -93,6 +115,7 @@ impl Emitter {
                     error_kind: error_kind.map(str::to_owned),
                     count: *count,
                     elapsed_ms: *elapsed_ms,
+                    arguments: arguments.clone(),
                 })
             }),
             RunEvent::Fallback { .. } | RunEvent::Result { .. } => {}

@@ -1,6 +1,8 @@
-//! The no-LLM path: `search_m365` with keyword queries derived from the post
-//! (ranked by how many found each document) and `search_posts`, in
-//! parallel; the hint is the template over what was found.
+//! The no-LLM path: `search_m365` with keyword queries made of the post's
+//! most specific words (at most two searches: four Graph requests), the
+//! documents ranked by how many queries found them and by meaning against
+//! the post, unrelated ones dropped; and `search_posts`, in parallel. The
+//! hint is the template over what was found.
 
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
@@ -11,12 +13,25 @@ use super::{
 };
 use crate::{
     degraded::{Degraded, Source},
-    keywords::{keywords, kql_term},
+    keywords::{keywords, kql_term, most_specific},
+    posts::PostIndex,
     tools::{MAX_QUERY_CHARS, truncate},
 };
 
-/// Keywords the Microsoft 365 queries are made of.
-const KEY_TERMS: usize = 3;
+/// Graph requests the fallback makes at most: two searches, no broadened
+/// retry (its broad query is already OR-ed).
+pub(super) const GRAPH_REQUESTS: u32 = 4;
+/// The most specific words the broad query ORs.
+const TOPIC_TERMS: usize = 4;
+/// The most specific words the precise query ANDs.
+const PRECISE_TERMS: usize = 2;
+/// A document is dropped when the local model finds it this many standard
+/// deviations or less above the posts' mean similarity to the post (see
+/// `PostIndex::relatedness`).
+const MIN_DOCUMENT_RELATEDNESS: f32 = 2.0;
+/// ... or more than this many standard deviations under the best document
+/// (what a broad query adds far below what it found best is filler).
+const DOCUMENT_BAND: f32 = 2.5;
 
 /// Which sources the fallback searches.
 #[derive(Debug, Clone, Copy)]
@@ -28,7 +43,13 @@ pub(super) struct Searches {
 
 /// Runs the fallback tools; results land in the run's findings. The
 /// Microsoft 365 searches wait for one of `slots`.
-pub(super) async fn run(ctx: CallCtx<'_>, input: &RunInput, searches: Searches, slots: &Semaphore) {
+pub(super) async fn run(
+    ctx: CallCtx<'_>,
+    input: &RunInput,
+    searches: Searches,
+    slots: &Semaphore,
+    posts: &PostIndex,
+) {
     let m365 = async {
         if !searches.m365 {
             return;
@@ -40,12 +61,14 @@ pub(super) async fn run(ctx: CallCtx<'_>, input: &RunInput, searches: Searches, 
         let Ok(_slot) = slots.acquire().await else {
             return;
         };
+        ctx.graph_budget.cap(GRAPH_REQUESTS);
         let known = ctx.findings.m365_refs();
-        let calls = m365_queries(&input.text, &input.tags)
+        let calls = m365_queries(&input.text, &input.tags, |w| posts.specificity(w))
             .into_iter()
             .map(|q| call(ctx, Tool::SearchM365, json!({ "query": q })));
         let answers = futures::future::join_all(calls).await;
-        let (first, drop) = rank_m365(&answers, &known);
+        let (first, mut drop) = rank_m365(&answers, &known);
+        let first = by_meaning(ctx, posts, &input.text, first, &known, &mut drop);
         ctx.findings.rerank_m365(&first, &drop);
     };
     let posts = async {
@@ -131,28 +154,74 @@ fn rank_m365(answers: &[Option<Answered>], known: &[String]) -> (Vec<String>, Ve
     (first, drop)
 }
 
-/// Keyword queries for Graph: every pair of the post's first three keywords
-/// (its text's, then its tags'), compound words as phrases. Graph ANDs a
-/// query's terms, so a pair finds what shares two key words with the post,
-/// and what shares all three is found by every query (and ranks first).
-fn m365_queries(text: &str, tags: &[String]) -> Vec<String> {
-    let mut terms = keywords(text);
+/// The fallback's documents (`ranked`, best first) reordered by meaning as
+/// well, those the local model finds unrelated to the post moved to `drop`
+/// (unless the run had them before). Unchanged without a local model.
+fn by_meaning(
+    ctx: CallCtx<'_>,
+    posts: &PostIndex,
+    text: &str,
+    ranked: Vec<String>,
+    known: &[String],
+    drop: &mut Vec<String>,
+) -> Vec<String> {
+    let texts = ctx.findings.m365_texts(&ranked);
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let Some(related) = posts.relatedness(text, &texts) else {
+        return ranked;
+    };
+    let mut by_meaning: Vec<(String, f32)> = ranked.iter().cloned().zip(related).collect();
+    let best = by_meaning
+        .iter()
+        .map(|(_, z)| *z)
+        .filter(|z| *z >= MIN_DOCUMENT_RELATEDNESS)
+        .fold(f32::MIN, f32::max);
+    let floor = MIN_DOCUMENT_RELATEDNESS.max(best - DOCUMENT_BAND);
+    for (r, z) in &by_meaning {
+        if *z < floor && !known.contains(r) {
+            drop.push(r.clone());
+        }
+    }
+    by_meaning.retain(|(r, _)| !drop.contains(r));
+    by_meaning.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let by_graph: Vec<(String, f32)> = ranked
+        .into_iter()
+        .filter(|r| !drop.contains(r))
+        .map(|r| (r, 0.0))
+        .collect();
+    crate::posts::fuse(&[(&by_graph, 1.0), (&by_meaning, 1.0)])
+}
+
+/// Keyword queries for Graph from the post's (and its tags') most specific
+/// words (`specificity`, higher = rarer among the posts), compound words as
+/// phrases: the two most specific ANDed (what is surely about the topic),
+/// and the four most specific OR-ed (what shares part of it; Graph ranks
+/// what matches more of them first). Everyday words that merely come
+/// first in the sentence are not the topic.
+fn m365_queries(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Vec<String> {
+    let mut words = keywords(text);
     for tag in tags {
         for k in keywords(tag) {
-            if !terms.contains(&k) {
-                terms.push(k);
+            if !words.contains(&k) {
+                words.push(k);
             }
         }
     }
-    terms.retain(|t| !t.contains(':'));
-    let terms: Vec<String> = terms.iter().take(KEY_TERMS).map(|t| kql_term(t)).collect();
-    let queries: Vec<String> = match terms.as_slice() {
+    words.retain(|t| !t.contains(':'));
+    let topic: Vec<String> = most_specific(&words, TOPIC_TERMS, &specificity)
+        .iter()
+        .map(|t| kql_term(t))
+        .collect();
+    let queries: Vec<String> = match topic.as_slice() {
         [] => Vec::new(),
         [one] => vec![one.clone()],
-        _ => (0..terms.len())
-            .flat_map(|i| (i + 1..terms.len()).map(move |j| (i, j)))
-            .map(|(i, j)| format!("{} {}", terms[i], terms[j]))
-            .collect(),
+        _ => {
+            let precise: Vec<String> = most_specific(&words, PRECISE_TERMS, &specificity)
+                .iter()
+                .map(|t| kql_term(t))
+                .collect();
+            vec![precise.join(" "), topic.join(" OR ")]
+        }
     };
     queries
         .into_iter()
@@ -164,22 +233,29 @@ fn m365_queries(text: &str, tags: &[String]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Specificity from a made-up index: everyday words are common.
+    fn specificity(word: &str) -> f32 {
+        match word {
+            "keep" | "getting" | "guide" | "internal" | "set" | "often" | "client" => 0.5,
+            "cluster" | "pods" | "repo" => 2.0,
+            _ => 4.0,
+        }
+    }
+
     #[test]
-    fn graph_queries_are_pairs_of_key_words_not_the_sentence() {
+    fn graph_queries_are_made_of_the_most_specific_words_not_the_first_ones() {
         let q = m365_queries(
-            "How do I set up a deployment pipeline for our repo?",
-            &["devops".into()],
+            "Our pods keep getting evicted on the cluster, any internal guide on k8s resource limits?",
+            &[],
+            specificity,
         );
+        assert_eq!(q, ["evicted k8s", "evicted OR k8s OR resource OR limits"]);
         assert_eq!(
-            q,
-            vec!["deployment pipeline", "deployment repo", "pipeline repo"]
-        );
-        assert_eq!(
-            m365_queries("CI/CD for the repo", &["devops".into()]),
-            vec!["\"ci/cd\" repo", "\"ci/cd\" devops", "repo devops"],
+            m365_queries("CI/CD for the repo", &["devops".into()], specificity),
+            vec!["\"ci/cd\" devops", "\"ci/cd\" OR repo OR devops"],
             "a compound word is one phrase; tags complete the text's keywords"
         );
-        assert_eq!(m365_queries("Payroll?", &[]), vec!["payroll"]);
+        assert_eq!(m365_queries("Payroll?", &[], specificity), vec!["payroll"]);
     }
 
     fn m365(refs: &[&str], broadened: bool) -> Option<Answered> {
@@ -208,6 +284,6 @@ mod tests {
 
     #[test]
     fn text_without_keywords_gives_no_graph_query() {
-        assert!(m365_queries("how do I?", &[]).is_empty());
+        assert!(m365_queries("how do I?", &[], specificity).is_empty());
     }
 }

@@ -127,6 +127,41 @@ impl Findings {
             .collect()
     }
 
+    /// The title and description of each Microsoft 365 item under `refs`
+    /// ("" for an unknown ref).
+    pub fn m365_texts(&self, refs: &[String]) -> Vec<String> {
+        let c = self.lock();
+        refs.iter()
+            .map(|r| {
+                c.m365
+                    .iter()
+                    .find(|(x, _)| x == r)
+                    .map_or_else(String::new, |(_, i)| {
+                        format!("{} {}", i.title, i.description)
+                    })
+            })
+            .collect()
+    }
+
+    /// What the results under `refs` are, in a word each: M365 titles, post ids.
+    pub fn summary(&self, source: Source, refs: &[String]) -> Vec<String> {
+        let c = self.lock();
+        refs.iter()
+            .filter_map(|r| match source {
+                Source::M365 => c
+                    .m365
+                    .iter()
+                    .find(|(x, _)| x == r)
+                    .map(|(_, i)| i.title.clone()),
+                _ => c
+                    .posts
+                    .iter()
+                    .find(|(x, _)| x == r)
+                    .map(|(_, p)| p.id.clone()),
+            })
+            .collect()
+    }
+
     /// The refs of the Microsoft 365 items so far.
     pub fn m365_refs(&self) -> Vec<String> {
         self.lock().m365.iter().map(|(r, _)| r.clone()).collect()

@@ -114,9 +114,17 @@ pub struct Orchestrator {
     settings: AgentSettings,
     circuit: Circuit,
     runs: RunRecords,
+    /// `log.payloads`: runs report their tool arguments and results.
+    payloads: bool,
 }
 
 impl Orchestrator {
+    /// Reports tool arguments and result summaries (`log.payloads`, development only).
+    pub fn with_payloads(mut self, payloads: bool) -> Self {
+        self.payloads = payloads;
+        self
+    }
+
     pub fn new(
         deps: Arc<ToolDeps>,
         conn: Arc<McpConnection>,
@@ -135,6 +143,7 @@ impl Orchestrator {
             circuit,
             runs,
             fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
+            payloads: false,
         }
     }
 
@@ -150,6 +159,7 @@ impl Orchestrator {
 
     /// Runs one request to its panel, by the deadline whatever the upstreams do.
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
+        let events = events.with_payloads(self.payloads);
         let run_id = input.run_id.clone();
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let span = tracing::info_span!(
@@ -394,7 +404,7 @@ impl Orchestrator {
     /// every deadline still fires on time. The posts search takes no slot: it
     /// is the panel's floor, so a run still waiting at its deadline has posts.
     async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
-        fallback::run(ctx, input, searches, &self.fallback_slots).await;
+        fallback::run(ctx, input, searches, &self.fallback_slots, &self.deps.posts).await;
     }
 }
 

@@ -79,6 +79,13 @@ pub(super) enum Answered {
 }
 
 impl Answered {
+    /// The refs of the results.
+    pub fn refs(&self) -> &[String] {
+        match self {
+            Self::M365 { refs, .. } | Self::Posts(refs) => refs,
+        }
+    }
+
     /// The results as the model reads them: M365 `{ref, title, source,
     /// description}`, posts `{ref, text, tags, category}`.
     pub fn for_model(&self, findings: &Findings) -> String {
@@ -114,6 +121,10 @@ pub(super) struct Traced<'e> {
     span: Span,
     started: Instant,
     events: &'e Emitter,
+    /// The call's arguments, kept when the run reports payloads.
+    arguments: Option<Value>,
+    /// Its results' titles or ids, likewise.
+    results: std::sync::Mutex<Option<Vec<String>>>,
 }
 
 impl<'e> Traced<'e> {
@@ -132,12 +143,17 @@ impl<'e> Traced<'e> {
             ),
             started: Instant::now(),
             events,
+            arguments: None,
+            results: std::sync::Mutex::default(),
         }
     }
 
     /// Makes the call through the MCP connection, collects its results into
     /// the run's findings, then reports it.
-    pub async fn call(self, tool: Tool, ctx: CallCtx<'_>, args: Map<String, Value>) -> Called {
+    pub async fn call(mut self, tool: Tool, ctx: CallCtx<'_>, args: Map<String, Value>) -> Called {
+        if self.events.payloads() {
+            self.arguments = Some(Value::Object(args.clone()));
+        }
         let result = ctx
             .conn
             .call(ctx.session, tool.name(), args)
@@ -170,6 +186,12 @@ impl<'e> Traced<'e> {
         for reason in reasons {
             ctx.findings.degrade(reason);
         }
+        if self.events.payloads() {
+            let summary = ctx.findings.summary(tool.source(), answered.refs());
+            if let Ok(mut results) = self.results.lock() {
+                *results = Some(summary);
+            }
+        }
         self.answered(count);
         Called::Answered(answered)
     }
@@ -180,6 +202,13 @@ impl<'e> Traced<'e> {
         let tool = self.tool.as_str();
         self.span
             .in_scope(|| tracing::debug!(tool, count, elapsed_ms, "tool call done"));
+        if let Some(arguments) = &self.arguments {
+            let results = self.results.lock().ok().and_then(|r| r.clone());
+            // `log.payloads` (development): user text, on purpose.
+            self.span.in_scope(|| {
+                tracing::debug!(tool, arguments = %arguments, results = ?results, "tool call payload")
+            });
+        }
         self.emit(None, count, elapsed_ms);
     }
 
@@ -199,6 +228,8 @@ impl<'e> Traced<'e> {
             error_kind,
             count,
             elapsed_ms,
+            arguments: self.arguments.clone(),
+            results: self.results.lock().ok().and_then(|mut r| r.take()),
         });
     }
 

@@ -123,11 +123,27 @@ impl Lexical {
     /// (index terms), best BM25 score first, each with its coverage: the
     /// share of the query's term weight (IDF; a term no post has weighs as
     /// much as the rarest) that the post contains, 0 to 1.
+    #[cfg(test)]
     pub fn search(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<(String, f32)> {
+        self.search_rare(terms, now_ms, limit, &|_| false).0
+    }
+
+    /// As [`Self::search`], with the ids of those candidates that share a
+    /// rare term of the query: one at most one post in ten thousand has
+    /// (at least one), and that `is_rare` says is rare in the language too.
+    pub fn search_rare(
+        &self,
+        terms: &[String],
+        now_ms: i64,
+        limit: usize,
+        is_rare: &dyn Fn(&str) -> bool,
+    ) -> (Vec<(String, f32)>, Vec<String>) {
         let n = self.slots.len() as f32;
         if n == 0.0 || limit == 0 {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
+        let rare_df = (self.slots.len() / 10_000).max(1);
+        let mut rare: Vec<u32> = Vec::new();
         let avg_len = self.total_len as f32 / n;
         let idf = |df: f32| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         let mut scores = vec![0f32; self.docs.len()];
@@ -147,6 +163,9 @@ impl Lexical {
                 continue;
             };
             let postings = &self.postings[id as usize];
+            if postings.len() <= rare_df && is_rare(term) {
+                rare.push(id);
+            }
             let idf = idf(postings.len() as f32);
             query_weight += idf;
             weights.push((id, idf));
@@ -174,7 +193,8 @@ impl Lexical {
         }
         ranked.sort_unstable_by(best_first);
         // Coverage of the few kept, from each one's own terms.
-        ranked
+        let mut sharing_rare = Vec::new();
+        let scored = ranked
             .into_iter()
             .filter_map(|(_, slot)| {
                 let doc = self.docs[slot as usize].as_ref()?;
@@ -183,9 +203,13 @@ impl Lexical {
                     .filter(|(id, _)| doc.terms.contains(id))
                     .map(|(_, w)| w)
                     .sum();
+                if rare.iter().any(|t| doc.terms.contains(t)) {
+                    sharing_rare.push(doc.id.clone());
+                }
                 Some((doc.id.clone(), contained / query_weight))
             })
-            .collect()
+            .collect();
+        (scored, sharing_rare)
     }
 
     fn is_live(&self, slot: u32, now_ms: i64) -> bool {
@@ -206,6 +230,23 @@ mod tests {
                 .map(|(id, _)| id)
                 .collect()
         }
+    }
+
+    #[test]
+    fn a_post_sharing_a_word_rare_in_the_index_and_the_language_is_named() {
+        let index = index(&[
+            ("zk", "zookeeper quorum lost"),
+            ("lunch1", "lunch on friday"),
+            ("lunch2", "lunch near the office"),
+        ]);
+        let q = terms(&["zookeeper", "lunch", "help", "friday"]);
+        let rare_in_language = |t: &str| t == "zookeep" || t == "friday";
+        let (ranked, mut rare) = index.search_rare(&q, 0, 10, &rare_in_language);
+        assert_eq!(ranked.len(), 3);
+        rare.sort();
+        assert_eq!(rare, ["lunch1", "zk"]);
+        let (_, rare) = index.search_rare(&q, 0, 10, &|_| false);
+        assert!(rare.is_empty(), "common in the language: not rare");
     }
 
     #[test]

@@ -10,6 +10,10 @@ use half::f16;
 use safetensors::{Dtype, SafeTensors};
 use tokenizers::Tokenizer;
 
+/// The token LLaMA's tokenizer gives a word start it keeps apart (`▁`
+/// alone, before digits and some scripts): not a piece of the word.
+const WORD_START: u32 = 29871;
+
 /// The model's files in its directory.
 const TOKENIZER_FILE: &str = "tokenizer.json";
 /// The token table: the one tensor of this safetensors file, `[vocab, dims]`.
@@ -106,6 +110,37 @@ impl LocalModel {
         self.table.len() + self.scales.len() * size_of::<f32>()
     }
 
+    /// How many tokens the tokenizer splits `word` into: one for the
+    /// frequent words its vocabulary holds whole, more for rare ones.
+    pub fn pieces(&self, word: &str) -> usize {
+        self.tokenizer.encode_fast(word, false).map_or(0, |e| {
+            e.get_ids().iter().filter(|&&id| id != WORD_START).count()
+        })
+    }
+
+    /// How rare `word` is in the language, in nats: its vocabulary holds
+    /// frequent words whole, roughly in order of frequency (the tokenizer's
+    /// merges were learnt most frequent first), so a whole word's rank stands
+    /// for its frequency (Zipf: `-ln p ≈ ln rank`); a word split into pieces
+    /// is rarer than any whole one.
+    pub fn rarity(&self, word: &str) -> f32 {
+        let Ok(encoding) = self.tokenizer.encode_fast(word, false) else {
+            return 0.0;
+        };
+        let ids: Vec<u32> = encoding
+            .get_ids()
+            .iter()
+            .copied()
+            .filter(|&id| id != WORD_START)
+            .collect();
+        match ids.as_slice() {
+            [] => 0.0,
+            [id] => (*id).max(2) as f32,
+            _ => self.scales.len() as f32,
+        }
+        .ln()
+    }
+
     /// The unit vector of `text`; None when it has no token (empty text).
     pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
         let encoding = self.tokenizer.encode_fast(text, false).ok()?;
@@ -141,13 +176,13 @@ fn read(path: &Path) -> Result<Vec<u8>, ModelError> {
 /// Little-endian float16 rows of `dims` as 8-bit components with a scale per
 /// row (its largest component maps to ±127).
 fn quantize_rows(data: &[u8], dims: usize) -> (Vec<i8>, Vec<f32>) {
-    let values: Vec<f32> = data
-        .chunks_exact(2)
-        .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
-        .collect();
-    let mut table = Vec::with_capacity(values.len());
-    let mut scales = Vec::with_capacity(values.len() / dims);
-    for row in values.chunks_exact(dims) {
+    let mut table = Vec::with_capacity(data.len() / 2);
+    let mut scales = Vec::with_capacity(data.len() / 2 / dims);
+    let mut row = vec![0f32; dims];
+    for bytes in data.chunks_exact(2 * dims) {
+        for (x, b) in row.iter_mut().zip(bytes.chunks_exact(2)) {
+            *x = f16::from_le_bytes([b[0], b[1]]).to_f32();
+        }
         let max = row.iter().fold(0f32, |m, x| m.max(x.abs()));
         let scale = if max.is_normal() { max / 127.0 } else { 1.0 };
         table.extend(row.iter().map(|x| (x / scale).round() as i8));

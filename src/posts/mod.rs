@@ -26,10 +26,11 @@ use crate::{
     settings::{EmbedderSetting, PostsSettings},
 };
 use local_model::{LocalModel, ModelError};
+use ranking::WordHits;
 use relevance::{Floors, related_by_meaning};
 use store::Store;
 pub use store::{StoredPost, StoredRun};
-use vectors::fuse;
+pub(crate) use vectors::fuse;
 
 /// Ranked ids with their score (coverage by words, or similarity).
 type Scored = Vec<(String, f32)>;
@@ -109,6 +110,9 @@ pub struct PostIndex {
     embedding: Arc<tokio::sync::Mutex<()>>,
     floors: Floors,
     metrics: Metrics,
+    /// `log.payloads`: each search logs its candidates and why each was
+    /// kept or dropped (post ids and scores; development only).
+    payload_logs: bool,
 }
 
 impl PostIndex {
@@ -146,6 +150,7 @@ impl PostIndex {
             embedding: Arc::default(),
             floors: Floors::default(),
             metrics: Metrics::default(),
+            payload_logs: false,
         })
     }
 
@@ -159,11 +164,46 @@ impl PostIndex {
         self.store.ranking().model().map(|m| m.name().to_owned())
     }
 
-    /// How specific `term` (an index term) is among the posts: the inverse
-    /// document frequency `ln((N + 1) / (df + 0.5))`.
-    pub fn specificity(&self, term: &str) -> f32 {
-        let (n, df) = self.store.ranking().document_frequency(term);
+    /// How specific a word is: among the posts, the inverse document
+    /// frequency `ln((N + 1) / (df + 0.5))` of its index term (a word no post
+    /// has is as specific as can be); in an index too small for that to tell
+    /// (under 30 posts), its rarity in the language by the local model's
+    /// vocabulary (0 without a model: the text's order decides).
+    pub fn specificity(&self, word: &str) -> f32 {
+        let Some(term) = index_terms(word).into_iter().next() else {
+            return 0.0;
+        };
+        let ranking = self.store.ranking();
+        let (n, df) = ranking.document_frequency(&term);
+        if n < relevance::MIN_POSTS_FOR_SPREAD {
+            return ranking.model().map_or(0.0, |m| m.rarity(word));
+        }
         ((n as f32 + 1.0) / (df as f32 + 0.5)).ln()
+    }
+
+    /// How related each of `texts` is to `query` by the local model's
+    /// meaning, in standard deviations above the posts' mean similarity to
+    /// `query` (the same yardstick as [`relevance::Floors`]). None without a
+    /// local model or with too few posts to tell.
+    pub fn relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+        let ranking = self.store.ranking();
+        let model = ranking.model()?;
+        let (_, spread) = ranking.nearest_local(query, now_ms(), &[], 1)?;
+        if !relevance::tells(spread) {
+            return None;
+        }
+        let q = model.embed(query)?;
+        Some(
+            texts
+                .iter()
+                .map(|t| {
+                    let cos = model
+                        .embed(t)
+                        .map_or(0.0, |v| v.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>());
+                    (cos - spread.mean) / spread.std
+                })
+                .collect(),
+        )
     }
 
     /// Stores posts (one transaction); returns for each whether it was new.
@@ -217,6 +257,12 @@ impl PostIndex {
         self.store.ranking().counts()
     }
 
+    /// Logs each search's candidates and floors at debug level (`log.payloads`).
+    pub fn with_payload_logs(mut self, on: bool) -> Self {
+        self.payload_logs = on;
+        self
+    }
+
     /// Sets the least cosine similarity of a post related by meaning in a
     /// small index (see [`relevance::Floors`]).
     pub fn with_min_similarity(mut self, min_similarity: f32) -> Self {
@@ -249,25 +295,33 @@ impl PostIndex {
         limit: usize,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
-        let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
+        let words = self.by_words(query, now, exclude, CANDIDATES)?;
+        let lexical = &words.ranked;
         let (semantic, embedding_error) = self.semantic(query, now, exclude).await;
         let local_stand_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
             Some((semantic, spread)) => {
-                let related: Vec<&str> = related_by_coverage(&lexical)
+                let related: Vec<&str> = related_by_coverage(&words)
                     .chain(related_by_meaning(&semantic, spread, &self.floors))
                     .collect();
-                let ids: Vec<String> = fuse(&[(&lexical, 1.0), (&semantic, 2.0)])
+                if self.payload_logs {
+                    log_candidates(&words, Some((&semantic, spread)), &related);
+                }
+                let ids: Vec<String> = fuse(&[(lexical, 1.0), (&semantic, 2.0)])
                     .into_iter()
                     .filter(|id| related.contains(&id.as_str()))
                     .take(limit)
                     .collect();
                 (ids, false)
             }
-            None => (
-                related_by_words(&lexical, limit),
-                self.embedder != Embedder::None,
-            ),
+            None => {
+                let ids = related_by_words(&words, limit);
+                if self.payload_logs {
+                    let related: Vec<&str> = ids.iter().map(String::as_str).collect();
+                    log_candidates(&words, None, &related);
+                }
+                (ids, self.embedder != Embedder::None)
+            }
         };
         Ok(PostSearch {
             posts: self.summaries(ids, now).await?,
@@ -286,8 +340,8 @@ impl PostIndex {
         limit: usize,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
         let now = now_ms();
-        let lexical = self.by_words(query, now, exclude, CANDIDATES)?;
-        self.summaries(related_by_words(&lexical, limit), now).await
+        let words = self.by_words(query, now, exclude, CANDIDATES)?;
+        self.summaries(related_by_words(&words, limit), now).await
     }
 
     /// Up to `limit` live posts by text rank (BM25) with their coverage,
@@ -298,13 +352,14 @@ impl PostIndex {
         now: i64,
         exclude: &[String],
         limit: usize,
-    ) -> Result<Scored, PostIndexError> {
+    ) -> Result<WordHits, PostIndexError> {
         let mut found =
             self.store
                 .ranking()
                 .by_words(&index_terms(query), now, limit + exclude.len())?;
-        found.retain(|(id, _)| !exclude.contains(id));
-        found.truncate(limit);
+        found.ranked.retain(|(id, _)| !exclude.contains(id));
+        found.ranked.truncate(limit);
+        found.sharing_rare.retain(|id| !exclude.contains(id));
         Ok(found)
     }
 
@@ -457,14 +512,52 @@ pub(crate) fn above(candidates: &Scored, floor: impl Fn(f32) -> f32) -> impl Ite
         .map(|(id, _)| id.as_str())
 }
 
-/// Ids of the candidates related by words, in text rank order.
-fn related_by_coverage(lexical: &Scored) -> impl Iterator<Item = &str> {
-    above(lexical, |best| MIN_COVERAGE.max(best * RELATIVE_FLOOR))
+/// Logs every candidate of a search with its scores and whether a floor
+/// admitted it (`log.payloads`, development: post ids and numbers only).
+fn log_candidates(words: &WordHits, meaning: Option<(&Scored, vectors::Spread)>, related: &[&str]) {
+    let mut ids: Vec<&str> = words.ranked.iter().map(|(id, _)| id.as_str()).collect();
+    if let Some((semantic, _)) = meaning {
+        ids.extend(semantic.iter().map(|(id, _)| id.as_str()));
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        let coverage = words.ranked.iter().find(|(x, _)| x == id).map(|(_, c)| *c);
+        let rare_word = words.sharing_rare.iter().any(|x| x == id);
+        let (similarity, z) = meaning
+            .and_then(|(s, spread)| {
+                let cos = s.iter().find(|(x, _)| x == id)?.1;
+                Some((cos, (cos - spread.mean) / spread.std))
+            })
+            .unzip();
+        tracing::debug!(
+            post = id,
+            coverage,
+            rare_word,
+            similarity,
+            z,
+            kept = related.contains(&id),
+            "post candidate"
+        );
+    }
+}
+
+/// Ids of the candidates related by words: enough coverage, or a rare word shared.
+fn related_by_coverage(words: &WordHits) -> impl Iterator<Item = &str> {
+    above(&words.ranked, |best| {
+        MIN_COVERAGE.max(best * RELATIVE_FLOOR)
+    })
+    .chain(words.sharing_rare.iter().map(String::as_str))
 }
 
 /// The first `limit` posts related by words, in text rank order.
-fn related_by_words(lexical: &Scored, limit: usize) -> Vec<String> {
-    related_by_coverage(lexical)
+fn related_by_words(words: &WordHits, limit: usize) -> Vec<String> {
+    let related: Vec<&str> = related_by_coverage(words).collect();
+    words
+        .ranked
+        .iter()
+        .map(|(id, _)| id.as_str())
+        .filter(|id| related.contains(id))
         .take(limit)
         .map(str::to_owned)
         .collect()

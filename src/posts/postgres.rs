@@ -30,7 +30,7 @@ use super::{
     PostIndexError,
     local_model::LocalModel,
     now_ms,
-    ranking::{Load, Ranking, Vector},
+    ranking::{Ranking, Vector},
     store::{PendingPost, StoredPost, StoredRun, decode, encode},
 };
 use crate::{contract::PostSummary, settings::PostsSettings};
@@ -722,7 +722,7 @@ impl Session {
                 std::iter::empty::<&(dyn ToSql + Sync)>(),
             )
             .await?;
-        let (mut load, mut bodies) = (Load::default(), HashMap::new());
+        let (mut load, mut bodies) = (mirror.ranking.loader(), HashMap::new());
         let mut rows = std::pin::pin!(rows);
         while let Some(row) = rows.try_next().await? {
             let id: String = row.get(0);

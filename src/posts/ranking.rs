@@ -22,14 +22,28 @@ pub struct Ranking {
     model: Option<Arc<LocalModel>>,
 }
 
-/// Posts read in bulk (at start-up, or a replica's full reload), indexed at
-/// once by [`Ranking::load`].
-#[derive(Default)]
+/// Posts read in bulk (at start-up, or a replica's full reload), installed
+/// at once by [`Ranking::load`]. While the caller reads and indexes the
+/// texts, a thread of its own computes their local vectors: at 100,000 posts
+/// each takes about a second, so the start-up takes one, not two.
 pub struct Load {
     lexical: Lexical,
     vectors: VectorSet,
-    texts: Vec<(String, String, Option<i64>)>,
+    local: Option<LocalLoad>,
 }
+
+/// The local vectors' thread and the batch of texts on its way to it.
+struct LocalLoad {
+    batch: Vec<Text>,
+    to_embed: std::sync::mpsc::Sender<Vec<Text>>,
+    embedded: std::thread::JoinHandle<VectorSet>,
+}
+
+/// A post's id, searchable text and expiry.
+type Text = (String, String, Option<i64>);
+
+/// Texts sent to the embedding thread at a time.
+const LOAD_BATCH: usize = 256;
 
 impl Load {
     pub fn insert(
@@ -43,8 +57,31 @@ impl Load {
         if let Some(v) = vector {
             self.vectors.insert(id.to_owned(), expires_at_ms, v);
         }
-        self.texts
-            .push((id.to_owned(), text.to_owned(), expires_at_ms));
+        if let Some(local) = &mut self.local {
+            local
+                .batch
+                .push((id.to_owned(), text.to_owned(), expires_at_ms));
+            if local.batch.len() == LOAD_BATCH {
+                let batch = std::mem::take(&mut local.batch);
+                // A failed send means the thread is gone: `finish` says so.
+                let _ = local.to_embed.send(batch);
+            }
+        }
+    }
+
+    /// The local vectors of every text inserted (empty without a model).
+    fn finish(&mut self) -> VectorSet {
+        let Some(local) = self.local.take() else {
+            return VectorSet::default();
+        };
+        let _ = local.to_embed.send(local.batch);
+        drop(local.to_embed);
+        local.embedded.join().unwrap_or_else(|_| {
+            tracing::error!(
+                "the local embedding thread failed: posts are ranked by words until re-indexed"
+            );
+            VectorSet::default()
+        })
     }
 }
 
@@ -59,13 +96,35 @@ impl Ranking {
         }
     }
 
-    /// Replaces everything with the posts of `load`; their local vectors are
-    /// computed on every core (100,000 posts embed in about a second).
-    pub fn load(&self, load: Load) {
-        let local = self
-            .model
-            .as_deref()
-            .map_or_else(VectorSet::default, |model| embed_all(model, &load.texts));
+    /// A bulk load for [`Self::load`] (with the model, its embedding thread started).
+    pub fn loader(&self) -> Load {
+        let local = self.model.clone().map(|model| {
+            let (to_embed, batches) = std::sync::mpsc::channel::<Vec<Text>>();
+            let embedded = std::thread::spawn(move || {
+                let mut set = VectorSet::default();
+                for (id, text, expires) in batches.into_iter().flatten() {
+                    if let Some(v) = model.embed(&text) {
+                        set.insert(id, expires, v);
+                    }
+                }
+                set
+            });
+            LocalLoad {
+                batch: Vec::with_capacity(LOAD_BATCH),
+                to_embed,
+                embedded,
+            }
+        });
+        Load {
+            lexical: Lexical::default(),
+            vectors: VectorSet::default(),
+            local,
+        }
+    }
+
+    /// Replaces everything with the posts of `load`.
+    pub fn load(&self, mut load: Load) {
+        let local = load.finish();
         *write(&self.lexical) = load.lexical;
         *write(&self.vectors) = load.vectors;
         *write(&self.local) = local;
@@ -82,9 +141,16 @@ impl Ranking {
         terms: &[String],
         now_ms: i64,
         limit: usize,
-    ) -> Result<Scored, PostIndexError> {
+    ) -> Result<WordHits, PostIndexError> {
         let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
-        Ok(lexical.search(terms, now_ms, limit))
+        // Rare in the language: the local model's tokenizer, whose
+        // vocabulary holds the frequent words whole, splits it.
+        let is_rare = |term: &str| self.model.as_ref().is_some_and(|m| m.pieces(term) > 1);
+        let (ranked, sharing_rare) = lexical.search_rare(terms, now_ms, limit, &is_rare);
+        Ok(WordHits {
+            ranked,
+            sharing_rare,
+        })
     }
 
     /// The `limit` live posts most similar to `query` by their stored
@@ -187,27 +253,12 @@ impl Ranking {
     }
 }
 
-/// The local vectors of `texts`, computed on every core.
-fn embed_all(model: &LocalModel, texts: &[(String, String, Option<i64>)]) -> VectorSet {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let chunk = texts.len().div_ceil(threads).max(1);
-    let embedded: Vec<Vec<Option<Vec<f32>>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = texts
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|(_, t, _)| model.embed(t)).collect()))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
-    let mut set = VectorSet::default();
-    for ((id, _, expires), vector) in texts.iter().zip(embedded.into_iter().flatten()) {
-        if let Some(v) = vector {
-            set.insert(id.clone(), *expires, v);
-        }
-    }
-    set
+/// Posts found by words: by BM25 with their coverage, and those sharing a
+/// rare word of the query (related even when they share nothing else).
+#[derive(Debug, Default)]
+pub struct WordHits {
+    pub ranked: Scored,
+    pub sharing_rare: Vec<String>,
 }
 
 /// What indexing a post's text does to its vector.

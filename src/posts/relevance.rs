@@ -7,8 +7,9 @@
 
 use super::{Scored, above, vectors::Spread};
 
-/// Below this many posts the spread says little: the absolute floor applies.
-const MIN_POSTS_FOR_SPREAD: usize = 30;
+/// Below this many posts the spread says little: the absolute floor applies
+/// (and word statistics give way to the language's, see `PostIndex::specificity`).
+pub const MIN_POSTS_FOR_SPREAD: usize = 30;
 
 /// The floors of relatedness by meaning.
 #[derive(Debug, Clone, Copy)]
@@ -26,12 +27,17 @@ pub struct Floors {
 impl Default for Floors {
     fn default() -> Self {
         Self {
-            z_min: 2.0,
+            z_min: 3.5,
             z_band: 1.0,
             min_similarity: 0.4,
             small_band: 0.1,
         }
     }
+}
+
+/// Whether `spread` is wide and large enough to judge relatedness by.
+pub fn tells(spread: Spread) -> bool {
+    spread.posts >= MIN_POSTS_FOR_SPREAD && spread.std.is_normal()
 }
 
 /// Ids of the candidates (best first, with their cosine) related by meaning.
@@ -42,7 +48,7 @@ pub fn related_by_meaning<'a>(
 ) -> impl Iterator<Item = &'a str> {
     let floors = *floors;
     above(candidates, move |best| {
-        if spread.posts >= MIN_POSTS_FOR_SPREAD && spread.std.is_normal() {
+        if tells(spread) {
             (spread.mean + floors.z_min * spread.std).max(best - floors.z_band * spread.std)
         } else {
             floors.min_similarity.max(best - floors.small_band)

@@ -16,7 +16,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{
     PostIndexError,
     local_model::LocalModel,
-    ranking::{Load, Ranking, Vector},
+    ranking::{Ranking, Vector},
     store::{PendingPost, StoredPost, StoredRun, decode, encode},
 };
 use crate::contract::PostSummary;
@@ -85,7 +85,8 @@ impl Store {
                 Ok(Mutex::new(c))
             })
             .collect::<Result<_, rusqlite::Error>>()?;
-        let mut load = Load::default();
+        let ranking = Ranking::new(model);
+        let mut load = ranking.loader();
         {
             let mut stmt =
                 writer.prepare("SELECT id, search_text, expires_at, embedding FROM posts")?;
@@ -97,7 +98,6 @@ impl Store {
                 load.insert(&id, &text, expires, vector);
             }
         }
-        let ranking = Ranking::new(model);
         ranking.load(load);
         Ok(Self {
             writer: Mutex::new(writer),

@@ -73,6 +73,7 @@ impl ToolDeps {
         let posts = PostIndex::open(&settings.posts, llm.clone())
             .await?
             .with_min_similarity(settings.posts.min_similarity)
+            .with_payload_logs(settings.log.payloads)
             .with_metrics(metrics.clone());
         Ok(Self {
             graph,

@@ -128,3 +128,25 @@ impl Drop for Registered {
         self.registry.lock().remove(&self.id);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_graph_budget_is_spent_whole_requests_at_a_time_and_can_be_lowered() {
+        let budget = GraphBudget::new(6);
+        let caller = Caller::new(None, None).with_graph_budget(budget.clone());
+        assert!(caller.take_graph_requests(2) && caller.take_graph_requests(2));
+        budget.cap(1);
+        assert!(
+            !caller.take_graph_requests(2),
+            "one left: not a whole search"
+        );
+        assert_eq!(budget.left(), 1);
+        assert!(
+            Caller::new(None, None).take_graph_requests(100),
+            "no budget: no limit"
+        );
+    }
+}

@@ -355,8 +355,8 @@ async fn fifty_calls_in_one_round_are_capped() {
     assert_eq!(status, 200);
     assert_eq!(
         app.graph.received().len(),
-        8 * 2,
-        "8 calls, two Graph requests each"
+        6,
+        "8 calls made; three searched Graph, two requests each: the panel's Graph budget"
     );
     assert!(degraded(&body).contains(&"tool_call_cap".to_owned()));
     let second = &app.openai.chat_requests()[1].body;

@@ -11,6 +11,7 @@ mod metrics;
 mod posts;
 mod privacy;
 mod quality;
+mod relevance;
 mod replicas;
 mod runs;
 mod slow_clients;

@@ -177,3 +177,134 @@ async fn nothing_a_user_sent_or_was_shown_is_logged_at_trace_on_any_path() {
         assert!(!logs.contains(secret), "{secret} appears in the logs");
     }
 }
+
+/// Streams a fallback request for `text` (no LLM configured); returns the
+/// tool events and the run id.
+async fn streamed_tool_events(
+    app: &crate::support::TestApp,
+    text: &str,
+) -> (Vec<serde_json::Value>, String) {
+    let res = app
+        .http
+        .post(app.url("/api/suggestions"))
+        .header("accept", "application/x-ndjson")
+        .bearer_auth(TOKEN)
+        .json(&json!({"postId": "p-dev", "text": text}))
+        .send()
+        .await
+        .unwrap();
+    let run_id = res.headers()["x-run-id"].to_str().unwrap().to_owned();
+    let body = res.text().await.unwrap();
+    let events = body
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["type"] == "tool")
+        .collect();
+    (events, run_id)
+}
+
+/// The run's record once written.
+async fn recorded_tool_calls(
+    app: &crate::support::TestApp,
+    run_id: &str,
+) -> Vec<serde_json::Value> {
+    for _ in 0..100 {
+        let res = app
+            .http
+            .get(app.url(&format!("/api/runs/{run_id}")))
+            .send()
+            .await
+            .unwrap();
+        if res.status() == 200 {
+            let record: serde_json::Value = res.json().await.unwrap();
+            return record["toolCalls"].as_array().cloned().unwrap_or_default();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("run {run_id} was never recorded");
+}
+
+#[tokio::test]
+async fn with_log_payloads_a_developer_sees_the_queries_results_and_floors_and_without_them_nobody_does()
+ {
+    for payloads in [true, false] {
+        let app = spawn_app_with(Options {
+            env: vec![("LINKUP__LOG__PAYLOADS", payloads.to_string())],
+            ..Default::default()
+        })
+        .await;
+        app.graph.add([Doc::file(
+            "Pangolin migration runbook",
+            "https://contoso.sharepoint.com/pangolin.docx",
+            "pangolin migration steps",
+        )]);
+        app.put_post(
+            "p-pangolin",
+            crate::support::post_body("pangolin migration tips", &[]),
+        )
+        .await;
+        let text = if payloads {
+            "pangolin migration question TAPIR-1207"
+        } else {
+            "pangolin migration question SERVAL-5530"
+        };
+        let (events, run_id) = streamed_tool_events(&app, text).await;
+        let m365 = events
+            .iter()
+            .filter(|e| e["tool"] == "search_m365")
+            .max_by_key(|e| e["count"].as_u64())
+            .expect("an M365 search");
+        let posts = events
+            .iter()
+            .find(|e| e["tool"] == "search_posts")
+            .expect("a posts search");
+        let recorded = recorded_tool_calls(&app, &run_id).await;
+        let logs = logs::all();
+        if payloads {
+            assert!(
+                m365["arguments"]["query"]
+                    .as_str()
+                    .unwrap()
+                    .contains("pangolin"),
+                "{m365}"
+            );
+            assert_eq!(
+                m365["results"],
+                json!(["Pangolin migration runbook"]),
+                "{m365}"
+            );
+            assert!(
+                posts["arguments"]["query"]
+                    .as_str()
+                    .unwrap()
+                    .contains("TAPIR-1207")
+            );
+            assert_eq!(posts["results"], json!(["p-pangolin"]), "{posts}");
+            assert!(
+                recorded.iter().any(|c| c["arguments"]["query"].is_string()),
+                "{recorded:?}"
+            );
+            assert!(
+                logs.contains("TAPIR-1207"),
+                "the query is in the debug logs"
+            );
+            assert!(
+                logs.lines()
+                    .any(|l| l.contains("post candidate") && l.contains("p-pangolin")),
+                "the floors' decisions are in the debug logs"
+            );
+        } else {
+            for event in [m365, posts] {
+                assert!(
+                    event.get("arguments").is_none() && event.get("results").is_none(),
+                    "{event}"
+                );
+            }
+            assert!(
+                recorded.iter().all(|c| c.get("arguments").is_none()),
+                "{recorded:?}"
+            );
+            assert!(!logs.contains("SERVAL-5530"), "the query is not logged");
+        }
+    }
+}

@@ -399,13 +399,20 @@ async fn search(
         Behavior::Drip => return faults::drip(),
         Behavior::Huge { body, announced } => return faults::large(body.clone(), *announced),
     }
-    let hits: Vec<Value> = docs
+    // Sorted by relevance, as Graph documents its results: here, how many
+    // of the query's terms a document has (its title counting twice).
+    let mut found: Vec<(usize, &Doc)> = docs
         .iter()
         .filter(|d| (d.kind == Kind::Message) == is_mail)
         .filter(|d| matches(&query, d))
+        .map(|d| (relevance(&query, d), d))
+        .collect();
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let hits: Vec<Value> = found
+        .into_iter()
         .take(size)
         .enumerate()
-        .map(|(i, d)| hit(i, d, &query))
+        .map(|(i, (_, d))| hit(i, d, &query))
         .collect();
     let container = if hits.is_empty() {
         json!({ "total": 0, "moreResultsAvailable": false })
@@ -489,6 +496,15 @@ fn matches(query: &str, doc: &Doc) -> bool {
     } else {
         terms.iter().all(|t| contains(&hay, t))
     }
+}
+
+/// The query's terms in the document, those in its title counted twice.
+fn relevance(query: &str, doc: &Doc) -> usize {
+    let (title, body) = (words(&doc.title), words(&doc.body));
+    terms(query)
+        .iter()
+        .map(|t| 2 * usize::from(contains(&title, t)) + usize::from(contains(&body, t)))
+        .sum()
 }
 
 fn hit(i: usize, d: &Doc, query: &str) -> Value {

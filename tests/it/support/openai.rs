@@ -7,7 +7,7 @@
 //! bag-of-concepts (synonyms share a dimension) so semantic search is testable.
 
 use std::{
-    collections::VecDeque,
+    collections::{HashMap, VecDeque},
     net::SocketAddr,
     sync::{Arc, Mutex},
     time::Duration,
@@ -100,6 +100,9 @@ struct Script {
     chaos: super::faults::Chaos,
     /// Synonym groups of the embedding model, besides [`CONCEPTS`].
     concepts: Vec<Vec<String>>,
+    /// A real model's vectors by input text: when set, the fake serves
+    /// these instead of its own (an input not in it is a 400).
+    vectors: Option<Arc<HashMap<String, Vec<f32>>>>,
 }
 
 /// Handle of a running fake; clones share it.
@@ -147,6 +150,27 @@ impl FakeOpenAi {
     /// Words the embedding model also treats as one meaning, per group.
     pub fn concepts(&self, groups: Vec<Vec<String>>) {
         self.script.lock().unwrap().concepts = groups;
+    }
+
+    /// Serves these vectors (a real model's, by input text) as embeddings.
+    pub fn vectors(&self, vectors: HashMap<String, Vec<f32>>) {
+        self.script.lock().unwrap().vectors = Some(Arc::new(vectors));
+    }
+
+    /// Every input text the embeddings endpoint was asked for so far.
+    pub fn embedded_inputs(&self) -> Vec<String> {
+        self.received()
+            .iter()
+            .filter(|r| r.path.ends_with("embeddings"))
+            .flat_map(|r| match &r.body["input"] {
+                Value::String(s) => vec![s.clone()],
+                Value::Array(a) => a
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
     }
 
     /// Delays every chat and embeddings answer.
@@ -470,12 +494,27 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
         }
     };
     let dims = body["dimensions"].as_u64().unwrap_or(1536) as usize;
-    let concepts = script.lock().unwrap().concepts.clone();
-    let data: Vec<Value> = inputs
-        .iter()
-        .enumerate()
-        .map(|(i, text)| json!({ "object": "embedding", "index": i, "embedding": embed(text, dims, &concepts) }))
-        .collect();
+    let (concepts, vectors) = {
+        let s = script.lock().unwrap();
+        (s.concepts.clone(), s.vectors.clone())
+    };
+    let mut data: Vec<Value> = Vec::with_capacity(inputs.len());
+    for (i, text) in inputs.iter().enumerate() {
+        let embedding = match &vectors {
+            Some(table) => match table.get(text) {
+                Some(v) => v.clone(),
+                None => {
+                    return azure_error(
+                        400,
+                        "invalid_request_error",
+                        "input not in the fake's vector table",
+                    );
+                }
+            },
+            None => embed(text, dims, &concepts),
+        };
+        data.push(json!({ "object": "embedding", "index": i, "embedding": embedding }));
+    }
     Json(
         json!({ "object": "list", "data": data, "model": "text-embedding-3-small",
         "usage": { "prompt_tokens": 8, "total_tokens": 8 } }),

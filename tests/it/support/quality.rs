@@ -1,12 +1,20 @@
-//! The relevance evaluation: the labelled set in `tests/quality/set.json`
-//! (Microsoft 365 documents for the fake Graph, earlier posts, questions with
-//! the documents and posts that would help their authors, labelled by meaning
-//! and independently of the ranking code) run through the real app against
-//! the fakes. The fakes are deterministic, so the figures are too: the
-//! `quality` test holds them to floors, `cargo bench --bench quality` prints
-//! them.
+//! The relevance evaluation: the labelled set in `tests/quality/` (Microsoft
+//! 365 documents for the fake Graph, earlier posts, questions with the
+//! documents and posts that would help their authors; generated with the
+//! labels by `tests/quality/generate.py`, independently of the ranking code)
+//! run through the real app against the fakes. The questions are split once
+//! into a tuning half and a held-out half (`tuning.json`, `heldout.json`,
+//! one corpus): decisions are tuned on the first; the figures that count,
+//! and the floors the `quality` test holds, are the second's.
+//!
+//! Posts are ranked four ways: by words only (`posts.embedder = none`), by
+//! the local model (nothing configured), by the fake Azure embedding model
+//! (bag of concepts), and by a real published model behind the Azure wire
+//! format (all-MiniLM-L6-v2's vectors, precomputed into
+//! `tests/quality/real_model/vectors.json`), so that a rule that holds for
+//! one model only shows.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -17,6 +25,22 @@ use super::{
     openai::{ChatStep, Received},
     spawn_app_with,
 };
+
+/// Which half of the questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Half {
+    Tuning,
+    Heldout,
+}
+
+impl Half {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tuning => "tuning",
+            Self::Heldout => "heldout",
+        }
+    }
+}
 
 #[derive(Deserialize)]
 struct Set {
@@ -65,6 +89,8 @@ pub struct M365Figures {
     /// Relevant share of what was returned (at most 10); 0 when nothing was.
     pub precision_at_10: f64,
     pub mrr: f64,
+    /// Microsoft Graph requests per panel.
+    pub graph_requests: f64,
 }
 
 /// The similar posts of the panels.
@@ -78,8 +104,8 @@ pub struct PostFigures {
     pub unrelated_per_panel: f64,
 }
 
-/// Everything the evaluation measures.
-#[derive(Debug, Default, Clone, Copy)]
+/// Everything the evaluation measures on one half.
+#[derive(Debug, Default, Clone)]
 pub struct Figures {
     pub questions: usize,
     /// The fallback (no LLM): its keyword queries.
@@ -87,18 +113,70 @@ pub struct Figures {
     /// The agent with a scripted model that searches `agentQueries` and keeps
     /// every result it was shown (so this measures the search, not a model's choice).
     pub agent_m365: M365Figures,
-    /// Posts found by words only (no embeddings deployment).
+    /// Posts by words only (`posts.embedder = none`).
     pub posts_words: PostFigures,
-    /// Posts found by words and meaning (the fake embedding model).
-    pub posts_hybrid: PostFigures,
+    /// Posts by words and the local model (nothing configured).
+    pub posts_local: PostFigures,
+    /// Posts by words and the fake Azure embedding model.
+    pub posts_azure_fake: PostFigures,
+    /// Posts by words and a real model's vectors behind the Azure wire
+    /// format (None when its vectors file is absent).
+    pub posts_azure_real: Option<PostFigures>,
     pub chat_calls_per_request: f64,
     pub chat_bytes_per_request: f64,
+    /// What failed, one line per question and measure, with the queries sent.
+    pub failures: Vec<String>,
 }
 
-fn load() -> Set {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/quality/set.json");
-    let text = std::fs::read_to_string(path).expect("tests/quality/set.json");
+fn load(half: Half) -> Set {
+    let path = format!(
+        "{}/tests/quality/{}.json",
+        env!("CARGO_MANIFEST_DIR"),
+        half.name()
+    );
+    let text = std::fs::read_to_string(&path).expect("the evaluation set");
     serde_json::from_str(&text).expect("the evaluation set parses")
+}
+
+/// The real model's vectors by text, when `tests/quality/real_model/vectors.json` exists.
+fn real_vectors() -> Option<HashMap<String, Vec<f32>>> {
+    #[derive(Deserialize)]
+    struct File {
+        vectors: HashMap<String, String>,
+    }
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/quality/real_model/vectors.json"
+    );
+    let file: File = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    Some(
+        file.vectors
+            .into_iter()
+            .map(|(text, b64)| (text, decode_f32(&b64)))
+            .collect(),
+    )
+}
+
+/// Little-endian float32 values from base64.
+fn decode_f32(b64: &str) -> Vec<f32> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bytes = Vec::with_capacity(b64.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in b64.bytes().filter(|&c| c != b'=') {
+        let Some(v) = ALPHABET.iter().position(|&a| a == c) else {
+            continue;
+        };
+        acc = (acc << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            bytes.push((acc >> bits) as u8);
+        }
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
 }
 
 /// The set's categories as LinkUp's.
@@ -126,21 +204,12 @@ fn docs(set: &Set) -> Vec<Doc> {
 /// An app with the set's documents in Graph and its posts in the index.
 async fn app(set: &Set, options: Options) -> TestApp {
     let app = spawn_app_with(options).await;
-    app.graph.add(docs(set));
     app.openai.concepts(set.concepts.clone());
-    let posts: Vec<Value> = set
-        .posts
-        .iter()
-        .map(|p| {
-            json!({"id": p.id, "authorId": "u1", "authorName": "Kim", "text": p.text,
-                "tags": p.tags, "category": category(p.category.as_deref()).unwrap_or("discussion"),
-                "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T09:00:00Z",
-                "expiresAt": "2099-01-01T00:00:00Z"})
-        })
-        .collect();
-    let (status, body) = app.post_batch(&posts).await;
-    assert_eq!(status, 200, "{body}");
-    app
+    populate(app, set).await
+}
+
+fn embedder(name: &str) -> Vec<(&'static str, String)> {
+    vec![("LINKUP__POSTS__EMBEDDER", name.to_owned())]
 }
 
 async fn ask(app: &TestApp, q: &Question) -> Value {
@@ -169,10 +238,6 @@ fn m365_ids(set: &Set, body: &Value) -> Vec<String> {
         .collect()
 }
 
-fn panel_posts(body: &Value) -> Vec<String> {
-    super::post_ids(body)
-}
-
 /// Reciprocal rank of the first relevant item (0 when none).
 fn reciprocal_rank(ranked: &[String], relevant: &HashSet<&str>) -> f64 {
     ranked
@@ -186,25 +251,41 @@ struct M365Sum {
     recall: f64,
     precision: f64,
     rr: f64,
+    graph_requests: usize,
     n: usize,
 }
 
 impl M365Sum {
-    fn add(&mut self, ranked: &[String], labels: &[String]) {
+    /// Adds a panel; returns a description of its failure, if it failed
+    /// (nothing relevant found, or less than half of what it shows).
+    fn add(
+        &mut self,
+        ranked: &[String],
+        labels: &[String],
+        graph_requests: usize,
+    ) -> Option<String> {
         let relevant: HashSet<&str> = labels.iter().map(String::as_str).collect();
         let top: Vec<String> = ranked.iter().take(10).cloned().collect();
         let hits = top
             .iter()
             .filter(|id| relevant.contains(id.as_str()))
-            .count() as f64;
-        self.recall += hits / relevant.len().max(1) as f64;
-        self.precision += if top.is_empty() {
+            .count();
+        let recall = hits as f64 / relevant.len().max(1) as f64;
+        let precision = if top.is_empty() {
             0.0
         } else {
-            hits / top.len() as f64
+            hits as f64 / top.len() as f64
         };
+        self.recall += recall;
+        self.precision += precision;
         self.rr += reciprocal_rank(&top, &relevant);
+        self.graph_requests += graph_requests;
         self.n += 1;
+        (hits == 0 || precision < 0.5).then(|| {
+            format!(
+                "recall {recall:.2} precision {precision:.2}: shown {top:?}, relevant {labels:?}"
+            )
+        })
     }
 
     fn figures(&self) -> M365Figures {
@@ -213,6 +294,7 @@ impl M365Sum {
             recall_at_10: self.recall / n,
             precision_at_10: self.precision / n,
             mrr: self.rr / n,
+            graph_requests: self.graph_requests as f64 / n,
         }
     }
 }
@@ -227,21 +309,28 @@ struct PostSum {
 }
 
 impl PostSum {
-    fn add(&mut self, panel: &[String], labels: &[String]) {
+    /// Adds a panel; returns a description of its failure, if it failed (a
+    /// similar post missed, or an unrelated one shown).
+    fn add(&mut self, panel: &[String], labels: &[String]) -> Option<String> {
         let relevant: HashSet<&str> = labels.iter().map(String::as_str).collect();
         let top: Vec<String> = panel.iter().take(5).cloned().collect();
+        let hit = top.iter().any(|id| relevant.contains(id.as_str()));
         if !relevant.is_empty() {
             self.with_similar += 1;
-            if top.iter().any(|id| relevant.contains(id.as_str())) {
+            if hit {
                 self.hits += 1.0;
             }
             self.rr += reciprocal_rank(&top, &relevant);
         }
-        self.unrelated += top
+        let unrelated: Vec<&String> = top
             .iter()
             .filter(|id| !relevant.contains(id.as_str()))
-            .count() as f64;
+            .collect();
+        self.unrelated += unrelated.len() as f64;
         self.panels += 1;
+        let missed = !relevant.is_empty() && !hit;
+        (missed || !unrelated.is_empty())
+            .then(|| format!("shown {top:?}, similar {labels:?}, unrelated {unrelated:?}"))
     }
 
     fn figures(&self) -> PostFigures {
@@ -260,53 +349,108 @@ fn chat_requests(received: &[Received]) -> impl Iterator<Item = &Received> {
         .filter(|r| r.path.ends_with("chat/completions"))
 }
 
-/// Runs the whole evaluation: the fallback by words only, the fallback with
-/// embeddings, and the agent with the scripted model.
-pub async fn evaluate() -> Figures {
-    let set = load();
-    let mut figures = Figures {
+/// Posts of every question's panel on `app`, summed; failures noted under `name`.
+async fn posts_run(
+    app: &TestApp,
+    set: &Set,
+    name: &str,
+    failures: &mut Vec<String>,
+) -> PostFigures {
+    let mut posts = PostSum::default();
+    for q in &set.questions {
+        let body = ask(app, q).await;
+        assert!(
+            !super::strings(&body["meta"]["degraded"])
+                .iter()
+                .any(|d| d.starts_with("embeddings_")),
+            "{name}: the embedding model failed: {body}"
+        );
+        if let Some(f) = posts.add(&super::post_ids(&body), &q.posts) {
+            failures.push(format!("{} posts {name} [{}]: {f}", q.id, q.text));
+        }
+    }
+    posts.figures()
+}
+
+/// Runs the whole evaluation on one half: the fallback by words only, by
+/// the local model, with each embedding model, and the agent with the
+/// scripted model.
+pub async fn evaluate(half: Half) -> Figures {
+    let set = load(half);
+    let mut f = Figures {
         questions: set.questions.len(),
         ..Figures::default()
     };
 
-    let words = app(&set, Options::default()).await;
+    // Nothing configured: the fallback, posts by the local model.
+    let local = app(&set, Options::default()).await;
     let (mut m365, mut posts) = (M365Sum::default(), PostSum::default());
     for q in &set.questions {
-        let body = ask(&words, q).await;
-        m365.add(&m365_ids(&set, &body), &q.m365);
-        posts.add(&panel_posts(&body), &q.posts);
+        let before = local.graph.queries().len();
+        let body = ask(&local, q).await;
+        let queries = local.graph.queries()[before..].to_vec();
+        if let Some(failed) = m365.add(&m365_ids(&set, &body), &q.m365, queries.len()) {
+            f.failures.push(format!(
+                "{} m365 fallback [{}]: {failed}; queries {queries:?}",
+                q.id, q.text
+            ));
+        }
+        if let Some(failed) = posts.add(&super::post_ids(&body), &q.posts) {
+            f.failures
+                .push(format!("{} posts local [{}]: {failed}", q.id, q.text));
+        }
     }
-    figures.fallback_m365 = m365.figures();
-    figures.posts_words = posts.figures();
-    drop(words);
+    f.fallback_m365 = m365.figures();
+    f.posts_local = posts.figures();
+    drop(local);
 
-    let hybrid = app(
+    let words = app(
         &set,
         Options {
-            embeddings: true,
+            env: embedder("none"),
             ..Options::default()
         },
     )
     .await;
-    hybrid.wait_until_embedded(set.posts.len() as i64).await;
-    let mut posts = PostSum::default();
-    for q in &set.questions {
-        let body = ask(&hybrid, q).await;
-        posts.add(&panel_posts(&body), &q.posts);
+    f.posts_words = posts_run(&words, &set, "words", &mut f.failures).await;
+    drop(words);
+
+    let options = || Options {
+        embeddings: true,
+        ..Options::default()
+    };
+    let fake = app(&set, options()).await;
+    fake.wait_until_embedded(set.posts.len() as i64).await;
+    f.posts_azure_fake = posts_run(&fake, &set, "azure-fake", &mut f.failures).await;
+    if let Ok(path) = std::env::var("QUALITY_DUMP_EMBEDDED") {
+        // The texts the service embeds, for tests/quality/real_model/embed.py.
+        let mut texts: Vec<String> = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        texts.extend(fake.openai.embedded_inputs());
+        texts.sort();
+        texts.dedup();
+        std::fs::write(&path, serde_json::to_string(&texts).unwrap()).unwrap();
     }
-    figures.posts_hybrid = posts.figures();
-    drop(hybrid);
+    drop(fake);
+
+    if let Some(vectors) = real_vectors() {
+        let real = spawn_app_with(options()).await;
+        real.openai.vectors(vectors);
+        let real = populate(real, &set).await;
+        real.wait_until_embedded(set.posts.len() as i64).await;
+        f.posts_azure_real = Some(posts_run(&real, &set, "azure-real", &mut f.failures).await);
+    }
 
     let agent = app(
         &set,
         Options {
             llm: true,
-            embeddings: true,
             ..Options::default()
         },
     )
     .await;
-    agent.wait_until_embedded(set.posts.len() as i64).await;
     let mut m365 = M365Sum::default();
     let before = chat_requests(&agent.openai.received()).count();
     for q in &set.questions {
@@ -319,18 +463,45 @@ pub async fn evaluate() -> Figures {
         agent
             .openai
             .chat([ChatStep::ToolCalls(calls), ChatStep::SelectAll]);
+        let sent = agent.graph.queries().len();
         let body = ask(&agent, q).await;
         assert_eq!(body["meta"]["path"], "agent", "{body}");
-        m365.add(&m365_ids(&set, &body), &q.m365);
+        let queries = agent.graph.queries()[sent..].to_vec();
+        if let Some(failed) = m365.add(&m365_ids(&set, &body), &q.m365, queries.len()) {
+            f.failures.push(format!(
+                "{} m365 agent [{}]: {failed}; queries {queries:?}",
+                q.id, q.text
+            ));
+        }
     }
     let received = agent.openai.received();
     let calls: Vec<&Received> = chat_requests(&received).skip(before).collect();
     let bytes: usize = calls.iter().map(|r| r.bytes_in).sum();
     let n = set.questions.len().max(1) as f64;
-    figures.agent_m365 = m365.figures();
-    figures.chat_calls_per_request = calls.len() as f64 / n;
-    figures.chat_bytes_per_request = bytes as f64 / n;
-    figures
+    f.agent_m365 = m365.figures();
+    f.chat_calls_per_request = calls.len() as f64 / n;
+    f.chat_bytes_per_request = bytes as f64 / n;
+    f
+}
+
+/// `app` with the set's documents and posts.
+async fn populate(app: TestApp, set: &Set) -> TestApp {
+    app.graph.add(docs(set));
+    let posts: Vec<Value> = set
+        .posts
+        .iter()
+        .map(|p| {
+            json!({"id": p.id, "authorId": "u1", "authorName": "Kim", "text": p.text,
+                "tags": p.tags, "category": category(p.category.as_deref()).unwrap_or("discussion"),
+                "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T09:00:00Z",
+                "expiresAt": "2099-01-01T00:00:00Z"})
+        })
+        .collect();
+    for chunk in posts.chunks(500) {
+        let (status, body) = app.post_batch(chunk).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    app
 }
 
 impl Figures {
@@ -338,8 +509,8 @@ impl Figures {
     pub fn table(&self) -> String {
         let m = |name: &str, f: &M365Figures| {
             format!(
-                "| M365, {name} | recall@10 {:.2} · precision@10 {:.2} · MRR {:.2} |\n",
-                f.recall_at_10, f.precision_at_10, f.mrr
+                "| M365, {name} | recall@10 {:.2} · precision@10 {:.2} · MRR {:.2} · {:.1} Graph requests per panel |\n",
+                f.recall_at_10, f.precision_at_10, f.mrr, f.graph_requests
             )
         };
         let p = |name: &str, f: &PostFigures| {
@@ -348,16 +519,22 @@ impl Figures {
                 f.hit_at_5, f.mrr, f.unrelated_per_panel
             )
         };
+        let real = self.posts_azure_real.as_ref().map_or_else(
+            || "| posts, real model (all-MiniLM-L6-v2) via the Azure wire format | not measured: tests/quality/real_model/vectors.json absent |\n".to_owned(),
+            |f| p("real model (all-MiniLM-L6-v2) via the Azure wire format", f),
+        );
         format!(
-            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}| agent request | {:.2} chat calls · {:.0} bytes sent to the LLM |\n",
+            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}| agent request | {:.2} chat calls · {:.0} bytes sent to the LLM |\n",
             self.questions,
             m("fallback", &self.fallback_m365),
             m(
                 "agent (scripted model keeping what it is shown)",
                 &self.agent_m365
             ),
-            p("words only", &self.posts_words),
-            p("hybrid (words + meaning)", &self.posts_hybrid),
+            p("words only (posts.embedder = none)", &self.posts_words),
+            p("local model (nothing configured)", &self.posts_local),
+            p("fake Azure embedding model", &self.posts_azure_fake),
+            real,
             self.chat_calls_per_request,
             self.chat_bytes_per_request,
         )

@@ -1,0 +1,82 @@
+//! B12: the local embedding model on its own, on one core: resident memory
+//! it adds, posts embedded per second (the eval set's posts, repeated), and
+//! a query's embedding time (median and p99 over the eval set's questions).
+
+use std::{path::Path, time::Instant};
+
+use linkup_suggestions::posts::local_model::LocalModel;
+
+use super::{Row, pct};
+
+/// Resident memory of this process, in bytes.
+fn rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Texts of the evaluation set: (posts, questions).
+fn texts() -> (Vec<String>, Vec<String>) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/quality/tuning.json");
+    let set: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the eval set")).expect("json");
+    let field = |key: &str| -> Vec<String> {
+        set[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v["text"].as_str().map(str::to_owned))
+            .collect()
+    };
+    (field("posts"), field("questions"))
+}
+
+pub fn b12(quick: bool) -> Vec<Row> {
+    let before = rss();
+    let started = Instant::now();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
+    let model = LocalModel::load(&dir).expect("the shipped model loads");
+    let load_ms = started.elapsed().as_millis();
+    let model_bytes = rss().saturating_sub(before);
+
+    let (posts, questions) = texts();
+    let n = if quick { 5_000 } else { 100_000 };
+    let started = Instant::now();
+    let mut dims = 0;
+    for i in 0..n {
+        dims += model.embed(&posts[i % posts.len()]).map_or(0, |v| v.len());
+    }
+    let per_second = n as f64 / started.elapsed().as_secs_f64();
+    assert!(dims > 0);
+
+    let mut query: Vec<std::time::Duration> = Vec::new();
+    for _ in 0..if quick { 2 } else { 20 } {
+        for q in &questions {
+            let t = Instant::now();
+            std::hint::black_box(model.embed(q));
+            query.push(t.elapsed());
+        }
+    }
+    query.sort();
+    vec![Row {
+        id: "B12",
+        scenario: format!(
+            "local embedding model ({}), one core: {n} post embeddings, {} query embeddings",
+            model.name(),
+            query.len()
+        ),
+        figures: format!(
+            "loaded in {load_ms} ms, **+{:.1} MB resident** (token table {:.1} MB); **{:.0} posts/s**; query **p50 {:.1} µs**, p99 {:.1} µs",
+            model_bytes as f64 / 1e6,
+            model.table_bytes() as f64 / 1e6,
+            per_second,
+            pct(&query, 0.5) * 1000.0,
+            pct(&query, 0.99) * 1000.0,
+        ),
+    }]
+}
