@@ -67,6 +67,7 @@ struct Inner {
     llm_circuit_open: Gauge,
     rate_limit: Family<Labels<2>, Gauge>,
     graph_calls: Family<Labels<2>, Counter>,
+    graph_hits_dropped: Family<Labels<1>, Counter>,
     graph_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
     tool_calls: Family<Labels<3>, Counter>,
     run_records: Family<Labels<1>, Counter>,
@@ -98,6 +99,7 @@ impl Default for Inner {
             llm_circuit_open: Gauge::default(),
             rate_limit: Family::default(),
             graph_calls: Family::default(),
+            graph_hits_dropped: Family::default(),
             graph_duration: seconds_family(),
             tool_calls: Family::default(),
             run_records: Family::default(),
@@ -181,6 +183,11 @@ impl Default for Inner {
             "graph_calls",
             "Microsoft Graph search calls by entity group and outcome",
             inner.graph_calls.clone(),
+        );
+        r.register(
+            "graph_hits_dropped",
+            "Microsoft Graph search hits left out of the results, by reason (no_link: nothing to link to)",
+            inner.graph_hits_dropped.clone(),
         );
         r.register(
             "graph_call_duration_seconds",
@@ -345,6 +352,14 @@ impl Metrics {
     }
 
     /// One Graph search request (`group`: files or mail).
+    /// A Graph hit left out of the results (`reason`: `no_link`).
+    pub fn graph_hit_dropped(&self, reason: &'static str) {
+        self.0
+            .graph_hits_dropped
+            .get_or_create(&[("reason", reason)])
+            .inc();
+    }
+
     pub fn graph_call(&self, group: &'static str, outcome: &'static str, seconds: f64) {
         let i = &self.0;
         i.graph_calls

@@ -18,6 +18,19 @@ use crate::{
 
 /// Results per entity group (Graph's `size`).
 const PAGE_SIZE: u32 = 10;
+/// The message properties a search asks for: Graph's documented message hit
+/// carries `subject`, `bodyPreview` and `from` but no `webLink` unless the
+/// request names it in `fields`.
+const MESSAGE_FIELDS: [&str; 5] = [
+    "subject",
+    "bodyPreview",
+    "from",
+    "webLink",
+    "receivedDateTime",
+];
+/// Outlook on the web's link to a message by its id: the form of Graph's own
+/// `webLink`, for a hit that comes without one.
+const OUTLOOK_READ_LINK: &str = "https://outlook.office365.com/owa/?ItemID=";
 /// Largest search answer read by default (`msgraph.max_body_bytes`): ten
 /// hits with summaries are a few tens of KB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 512 * 1024;
@@ -195,14 +208,18 @@ impl GraphClient {
         query: &str,
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
-        let body = json!({ "requests": [{
+        let mut request = json!({
             "entityTypes": entity_types,
             "query": { "queryString": query },
             "from": 0,
             "size": PAGE_SIZE,
             // A misspelt query that finds nothing is answered for its correction.
             "queryAlterationOptions": { "enableModification": true },
-        }]});
+        });
+        if entity_types.contains(&"message") {
+            request["fields"] = json!(MESSAGE_FIELDS);
+        }
+        let body = json!({ "requests": [request] });
         let endpoint = self.endpoint.clone().ok_or(GraphError::Connect)?;
         let response = self
             .http
@@ -226,13 +243,20 @@ impl GraphClient {
         let body: SearchResponse = upstream::json(response, self.max_body_bytes)
             .await
             .map_err(GraphError::from_body)?;
-        Ok(body
+        let mut items = Vec::new();
+        for hit in body
             .value
             .into_iter()
             .flat_map(|r| r.hits_containers)
             .flat_map(|c| c.hits)
-            .filter_map(map_hit)
-            .collect())
+        {
+            match map_hit(hit) {
+                Some(item) => items.push(item),
+                // Nothing to link to: counted, never silently lost.
+                None => self.metrics.graph_hit_dropped("no_link"),
+            }
+        }
+        Ok(items)
     }
 }
 
@@ -270,14 +294,18 @@ struct HitsContainer {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct SearchHit {
+    /// For a message, its id (what `GET /me/messages/{id}` takes).
+    #[serde(default)]
+    hit_id: Option<String>,
     #[serde(default)]
     summary: Option<String>,
     #[serde(default)]
     resource: Value,
 }
 
-/// Maps one hit; hits without a usable URL are dropped.
+/// Maps one hit; None for a hit with nothing to link to.
 fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
     let r = &hit.resource;
     let text = |key: &str| r.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
@@ -288,7 +316,10 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
         .map(strip_highlights)
         .filter(|s| !s.is_empty());
     let (source, url, title, fallback_description) = if odata_type.ends_with("message") {
-        let url = text("webLink")?;
+        let url = match text("webLink") {
+            Some(link) => link.to_owned(),
+            None => outlook_link(text("id").or(hit.hit_id.as_deref())?),
+        };
         let title = text("subject").unwrap_or("(no subject)");
         (
             M365Source::Email,
@@ -297,7 +328,7 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
             text("bodyPreview"),
         )
     } else {
-        let url = text("webUrl")?;
+        let url = text("webUrl")?.to_owned();
         let title = text("name")
             .map(str::to_owned)
             .or_else(|| {
@@ -305,8 +336,8 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
                     .and_then(Value::as_str)
                     .map(str::to_owned)
             })
-            .unwrap_or_else(|| title_from_url(url));
-        let source = if odata_type.ends_with("driveItem") && is_personal_site(url) {
+            .unwrap_or_else(|| title_from_url(&url));
+        let source = if odata_type.ends_with("driveItem") && is_personal_site(&url) {
             M365Source::Onedrive
         } else {
             M365Source::Sharepoint
@@ -318,12 +349,18 @@ fn map_hit(hit: SearchHit) -> Option<McpSuggestion> {
         .unwrap_or_default();
     Some(McpSuggestion {
         title: strip_highlights(&title),
-        url: url.to_owned(),
+        url,
         description,
         source_type: "m365".to_owned(),
         source,
         status: "available".to_owned(),
     })
+}
+
+/// Outlook on the web's link to the message with this id.
+fn outlook_link(id: &str) -> String {
+    let id = percent_encoding::utf8_percent_encode(id, percent_encoding::NON_ALPHANUMERIC);
+    format!("{OUTLOOK_READ_LINK}{id}&exvsurl=1&viewmodel=ReadMessageItem")
 }
 
 /// A OneDrive for Business URL lives on the tenant's `-my.sharepoint.com` host.
@@ -363,18 +400,15 @@ fn title_from_url(url: &str) -> String {
     stem.replace('-', " ")
 }
 
-/// Removes Graph's hit highlighting (`<c0>`, `</c0>`, `<ddd/>`) and collapses spaces.
+/// Removes Graph's hit highlighting (`<c0>`…`</c0>`, `<c1>`, … one tag per
+/// highlighted term, and `<ddd/>`) and collapses spaces.
 pub fn strip_highlights(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(start) = rest.find('<') {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
-        let tag_len = ["<c0>", "</c0>", "<ddd/>"]
-            .iter()
-            .find(|t| tail.starts_with(**t))
-            .map(|t| t.len());
-        match tag_len {
+        match highlight_tag_len(tail) {
             Some(len) => {
                 if tail.starts_with("<ddd/>") {
                     out.push_str("… ");
@@ -391,6 +425,16 @@ pub fn strip_highlights(s: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The length of the highlight tag `s` starts with: `<ddd/>`, `<cN>` or `</cN>`.
+fn highlight_tag_len(s: &str) -> Option<usize> {
+    if s.starts_with("<ddd/>") {
+        return Some("<ddd/>".len());
+    }
+    let after = s.strip_prefix("</c").or_else(|| s.strip_prefix("<c"))?;
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && after[digits..].starts_with('>')).then(|| s.len() - after.len() + digits + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,8 +442,10 @@ mod tests {
     #[test]
     fn highlight_markup_is_stripped() {
         assert_eq!(
-            strip_highlights("Set up <c0>CI</c0>/CD <ddd/> the <c0>pipeline</c0>  now"),
-            "Set up CI/CD … the pipeline now"
+            strip_highlights(
+                "Set up <c0>CI</c0>/CD <ddd/> the <c1>pipeline</c1>  now <c12>x</c12> <code>"
+            ),
+            "Set up CI/CD … the pipeline now x <code>"
         );
         assert_eq!(strip_highlights("a < b"), "a < b");
     }
@@ -407,6 +453,7 @@ mod tests {
     #[test]
     fn drive_items_on_personal_sites_are_onedrive() {
         let hit = |url: &str, ty: &str| SearchHit {
+            hit_id: None,
             summary: Some("s".into()),
             resource: json!({"@odata.type": ty, "name": "Doc.docx", "webUrl": url}),
         };
@@ -451,14 +498,43 @@ mod tests {
     #[test]
     fn messages_are_email_with_subject_and_weblink() {
         let m = map_hit(SearchHit {
+            hit_id: Some("AAMkA=".into()),
             summary: None,
             resource: json!({"@odata.type": "#microsoft.graph.message", "subject": "Pipeline",
                 "bodyPreview": "see <c0>CI</c0>", "webLink": "https://outlook.office365.com/owa/?ItemID=1"}),
         })
         .unwrap();
         assert_eq!(
-            (m.source, m.title.as_str(), m.description.as_str()),
-            (M365Source::Email, "Pipeline", "see CI")
+            (
+                m.source,
+                m.title.as_str(),
+                m.description.as_str(),
+                m.url.as_str()
+            ),
+            (
+                M365Source::Email,
+                "Pipeline",
+                "see CI",
+                "https://outlook.office365.com/owa/?ItemID=1"
+            )
         );
+    }
+
+    #[test]
+    fn a_message_without_a_web_link_is_linked_by_its_id_and_one_without_either_is_none() {
+        // Graph's documented message hit: subject, bodyPreview, from; no webLink.
+        let message = |hit_id: Option<&str>| SearchHit {
+            hit_id: hit_id.map(str::to_owned),
+            summary: Some("<c0>Contoso</c0> all hands<ddd/>".into()),
+            resource: json!({"@odata.type": "#microsoft.graph.message", "subject": "Meet the new Contoso CEO",
+                "bodyPreview": "Welcome", "from": {"emailAddress": {"name": "Lee", "address": "lee@contoso.com"}}}),
+        };
+        let m = map_hit(message(Some("AAMkAGI2+/=="))).unwrap();
+        assert_eq!(
+            m.url,
+            "https://outlook.office365.com/owa/?ItemID=AAMkAGI2%2B%2F%3D%3D&exvsurl=1&viewmodel=ReadMessageItem"
+        );
+        assert_eq!(m.description, "Contoso all hands…");
+        assert!(map_hit(message(None)).is_none());
     }
 }

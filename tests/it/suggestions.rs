@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::support::{
     Doc, Options, TestApp,
-    graph::{Behavior, TOKEN},
+    graph::{Behavior, MailLinks, TOKEN},
     post_body, post_ids, spawn_app, spawn_app_with, strings, titles,
 };
 
@@ -413,4 +413,69 @@ async fn x_run_id_names_the_run_in_json_and_stream_answers() {
         body["meta"]["runId"].as_str().unwrap(),
         "one id per run"
     );
+}
+
+/// The mail of `corpus()` in a panel, by its title.
+fn mail_url(body: &Value) -> Option<String> {
+    body["m365"]
+        .as_array()?
+        .iter()
+        .find(|i| i["source"] == "email")
+        .and_then(|i| i["url"].as_str())
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn mail_hits_keep_their_links_asked_for_or_built_from_their_id_and_unlinkable_ones_are_counted()
+ {
+    let mail =
+        "https://outlook.office365.com/owa/?ItemID=AAMkAD1&exvsurl=1&viewmodel=ReadMessageItem";
+    // As Graph documents it: no webLink unless `fields` asks for it; we ask.
+    let app = app_with_corpus().await;
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(mail_url(&body).as_deref(), Some(mail), "{body}");
+    let asked: Vec<Value> = app
+        .graph
+        .received()
+        .iter()
+        .filter(|r| r.body["requests"][0]["entityTypes"] == json!(["message"]))
+        .map(|r| r.body["requests"][0]["fields"].clone())
+        .collect();
+    assert!(
+        !asked.is_empty()
+            && asked
+                .iter()
+                .all(|f| f.as_array().unwrap().contains(&json!("webLink"))),
+        "{asked:?}"
+    );
+
+    // A Graph that leaves webLink out anyway: Outlook on the web's link from the hit's id.
+    let app = app_with_corpus().await;
+    app.graph.mail_links(MailLinks::Never);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(mail_url(&body).as_deref(), Some(mail), "{body}");
+
+    // Neither link nor id: left out, and counted.
+    let app = app_with_corpus().await;
+    app.graph.mail_links(MailLinks::Unlinkable);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(mail_url(&body), None, "{body}");
+    assert!(
+        !titles(&body).is_empty(),
+        "the files are still there: {body}"
+    );
+    let metrics = app
+        .http
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let dropped = metrics
+        .lines()
+        .find(|l| l.starts_with("linkup_graph_hits_dropped_total{reason=\"no_link\"}"))
+        .and_then(|l| l.rsplit(' ').next()?.parse::<f64>().ok());
+    assert!(dropped.is_some_and(|n| n >= 1.0), "{metrics}");
 }

@@ -65,6 +65,8 @@ pub fn huge_answer(bytes: usize) -> Bytes {
             &summary,
         ),
         "pipeline",
+        true,
+        MailLinks::WhenAsked,
     )
     .to_string();
     let hits: Vec<Value> = (0..bytes / one.len() + 1)
@@ -77,6 +79,8 @@ pub fn huge_answer(bytes: usize) -> Bytes {
                     &summary,
                 ),
                 "pipeline",
+                true,
+                MailLinks::WhenAsked,
             )
         })
         .collect();
@@ -175,6 +179,20 @@ struct Script {
     chaos: super::faults::Chaos,
     /// Answers delayed, and how much longer than asked their timers slept.
     oversleep: super::Oversleep,
+    /// How message hits carry their link.
+    mail_links: MailLinks,
+}
+
+/// How the fake's message hits carry their link.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub enum MailLinks {
+    /// As Graph documents: `webLink` only when the request's `fields` ask for it.
+    #[default]
+    WhenAsked,
+    /// Never `webLink` (a tenant or version that ignores `fields`); `hitId` is the message id.
+    Never,
+    /// Neither `webLink` nor `hitId`: nothing to link to.
+    Unlinkable,
 }
 
 /// Handle of a running fake; clones share it.
@@ -224,6 +242,11 @@ impl FakeGraph {
     }
 
     /// Requests whose query string contains `needle` answer `status`.
+    /// How message hits carry their link (default: as documented).
+    pub fn mail_links(&self, links: MailLinks) {
+        self.script.lock().unwrap().mail_links = links;
+    }
+
     pub fn fail_query(&self, needle: &str, status: u16) {
         self.script
             .lock()
@@ -343,6 +366,10 @@ async fn search(
         .unwrap_or_default()
         .to_owned();
     let size = request["size"].as_u64().unwrap_or(25) as usize;
+    let web_link_asked = request["fields"]
+        .as_array()
+        .is_some_and(|f| f.iter().any(|v| v == "webLink"));
+    let mail_links = script.lock().unwrap().mail_links;
     let failing = script
         .lock()
         .unwrap()
@@ -412,7 +439,7 @@ async fn search(
         .into_iter()
         .take(size)
         .enumerate()
-        .map(|(i, (_, d))| hit(i, d, &query))
+        .map(|(i, (_, d))| hit(i, d, &query, web_link_asked, mail_links))
         .collect();
     let container = if hits.is_empty() {
         json!({ "total": 0, "moreResultsAvailable": false })
@@ -498,6 +525,18 @@ fn matches(query: &str, doc: &Doc) -> bool {
     }
 }
 
+/// A message's id: the `ItemID` of its Outlook link when it has one.
+pub fn mail_id(url: &str) -> String {
+    url.split_once("ItemID=")
+        .map(|(_, rest)| rest.split('&').next().unwrap_or(rest))
+        .map(|id| {
+            percent_encoding::percent_decode_str(id)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .unwrap_or_else(|| format!("AAMk{}", url.len()))
+}
+
 /// The query's terms in the document, those in its title counted twice.
 fn relevance(query: &str, doc: &Doc) -> usize {
     let (title, body) = (words(&doc.title), words(&doc.body));
@@ -507,7 +546,7 @@ fn relevance(query: &str, doc: &Doc) -> usize {
         .sum()
 }
 
-fn hit(i: usize, d: &Doc, query: &str) -> Value {
+fn hit(i: usize, d: &Doc, query: &str, web_link_asked: bool, links: MailLinks) -> Value {
     let mut summary = d.body.clone();
     for t in terms(query) {
         if let Some(pos) = summary.to_lowercase().find(&t) {
@@ -535,11 +574,29 @@ fn hit(i: usize, d: &Doc, query: &str) -> Value {
             "parentReference": { "siteId": "contoso.sharepoint.com,1,2" },
             "sharepointIds": { "listId": "l1", "listItemId": format!("{i}") },
         }),
-        Kind::Message => json!({
-            "@odata.type": "#microsoft.graph.message", "id": format!("AAMk{i}"), "subject": d.title,
-            "bodyPreview": d.body, "webLink": d.url, "importance": "normal",
-            "from": { "emailAddress": { "name": "Lee", "address": "lee@contoso.com" } },
-        }),
+        // Graph's documented message hit: no `id`, no `webLink` unless asked
+        // for in `fields`; the hit's `hitId` is the message's id.
+        Kind::Message => {
+            let mut m = json!({
+                "@odata.type": "#microsoft.graph.message", "subject": d.title,
+                "bodyPreview": d.body, "importance": "normal",
+                "receivedDateTime": "2026-10-01T10:00:00Z",
+                "from": { "emailAddress": { "name": "Lee", "address": "lee@contoso.com" } },
+            });
+            if web_link_asked && links == MailLinks::WhenAsked {
+                m["webLink"] = json!(d.url);
+            }
+            m
+        }
     };
-    json!({ "hitId": format!("hit-{i}"), "rank": i + 1, "summary": summary, "resource": resource })
+    let hit_id = match (d.kind, links) {
+        (Kind::Message, MailLinks::Unlinkable) => None,
+        (Kind::Message, _) => Some(mail_id(&d.url)),
+        _ => Some(format!("hit-{i}")),
+    };
+    let mut hit = json!({ "rank": i + 1, "summary": summary, "resource": resource });
+    if let Some(id) = hit_id {
+        hit["hitId"] = json!(id);
+    }
+    hit
 }
