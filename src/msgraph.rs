@@ -12,7 +12,7 @@ use crate::{
     contract::{M365Source, McpSuggestion},
     metrics::{self, Metrics},
     otel,
-    ratelimit::{self, RateLimit},
+    ratelimit::{self, PerCaller},
     upstream::{self, BodyError},
 };
 
@@ -92,12 +92,10 @@ impl GraphError {
     }
 
     fn from_reqwest(e: &reqwest::Error) -> Self {
-        if e.is_timeout() {
-            Self::Timeout
-        } else if e.is_decode() || e.is_body() {
-            Self::Malformed
-        } else {
-            Self::Connect
+        match upstream::Transport::of(e) {
+            upstream::Transport::Timeout => Self::Timeout,
+            upstream::Transport::Malformed => Self::Malformed,
+            upstream::Transport::Connect => Self::Connect,
         }
     }
 }
@@ -118,8 +116,9 @@ pub struct GraphClient {
     timeout: Duration,
     max_body_bytes: usize,
     metrics: Metrics,
-    /// After a 429, no search until its retry time (shared by the clones).
-    limit: Arc<RateLimit>,
+    /// After a 429, none of that caller's searches until its retry time
+    /// (shared by the clones).
+    limits: Arc<PerCaller>,
 }
 
 impl GraphClient {
@@ -135,13 +134,18 @@ impl GraphClient {
             timeout,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             metrics: Metrics::default(),
-            limit: Arc::default(),
+            limits: Arc::default(),
         }
     }
 
-    /// The rate-limit state: `throttled` until a 429's retry time, else `ok`.
+    /// The rate-limit state: `throttled` while some caller waits for a
+    /// 429's retry time (its own searches only), else `ok`.
     pub fn rate_limit(&self) -> &'static str {
-        self.limit.state()
+        if self.limits.throttled_callers() > 0 {
+            "throttled"
+        } else {
+            "ok"
+        }
     }
 
     /// Records its calls into `metrics`.
@@ -158,13 +162,14 @@ impl GraphClient {
 
     /// Searches files/list items and mails in parallel. Fails only when both fail.
     pub async fn search(&self, token: &str, query: &str) -> Result<GraphSearch, GraphError> {
-        if let Some(wait) = self.limit.throttled_for() {
+        let caller = self.limits.key(token);
+        if let Some(secs) = self.limits.refusal(caller) {
             return Err(GraphError::RateLimited {
-                retry_after_secs: Some(wait.as_secs_f64().ceil() as u64),
+                retry_after_secs: Some(secs),
             });
         }
-        let files = self.timed("files", token, query, &["driveItem", "listItem"]);
-        let mails = self.timed("mail", token, query, &["message"]);
+        let files = self.timed("files", token, caller, query, &["driveItem", "listItem"]);
+        let mails = self.timed("mail", token, caller, query, &["message"]);
         match futures::join!(files, mails) {
             (Ok(mut a), Ok(b)) => {
                 a.extend(b);
@@ -186,6 +191,7 @@ impl GraphClient {
         &self,
         group: &'static str,
         token: &str,
+        caller: u64,
         query: &str,
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
@@ -194,7 +200,7 @@ impl GraphClient {
             .endpoint
             .as_ref()
             .map_or_else(tracing::Span::none, otel::client_span);
-        let call = self.search_group(token, query, entity_types);
+        let call = self.search_group(token, caller, query, entity_types);
         let result = otel::traced(span, call, GraphError::kind).await;
         let seconds = started.elapsed().as_secs_f64();
         self.metrics
@@ -205,6 +211,7 @@ impl GraphClient {
     async fn search_group(
         &self,
         token: &str,
+        caller: u64,
         query: &str,
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
@@ -234,8 +241,8 @@ impl GraphClient {
         let status = response.status();
         otel::client_status(status);
         if status == StatusCode::TOO_MANY_REQUESTS {
-            self.limit
-                .throttled(ratelimit::retry_after(response.headers()));
+            self.limits
+                .throttled(caller, ratelimit::retry_after(response.headers()));
         }
         if !status.is_success() {
             return Err(status_error(status, response.headers()));
@@ -265,10 +272,8 @@ fn status_error(status: StatusCode, headers: &header::HeaderMap) -> GraphError {
         StatusCode::UNAUTHORIZED => GraphError::Unauthorized,
         StatusCode::FORBIDDEN => GraphError::Forbidden,
         StatusCode::TOO_MANY_REQUESTS => GraphError::RateLimited {
-            retry_after_secs: headers
-                .get(header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse().ok()),
+            retry_after_secs: ratelimit::retry_after(headers)
+                .map(|d| d.as_secs_f64().ceil() as u64),
         },
         other => GraphError::Upstream(other.as_u16()),
     }

@@ -5,6 +5,29 @@
 
 use serde::de::DeserializeOwned;
 
+/// How a request to an upstream failed before it answered: one reading of
+/// reqwest's errors for every upstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    Timeout,
+    /// The answer could not be read or decoded.
+    Malformed,
+    /// Not reached (DNS, refused, reset, TLS).
+    Connect,
+}
+
+impl Transport {
+    pub fn of(e: &reqwest::Error) -> Self {
+        if e.is_timeout() {
+            Self::Timeout
+        } else if e.is_decode() || e.is_body() {
+            Self::Malformed
+        } else {
+            Self::Connect
+        }
+    }
+}
+
 /// Bodies up to this size are parsed in place (well under a millisecond).
 const PARSE_IN_PLACE_BYTES: usize = 64 * 1024;
 

@@ -374,21 +374,19 @@ impl AzureOpenAi {
 
 /// A deployment still throttled by a 429 is not called: the error at once.
 fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
-    match limit.throttled_for() {
-        Some(wait) => Err(LlmError::RateLimited {
-            retry_after_secs: Some(wait.as_secs_f64().ceil() as u64),
+    match limit.refusal() {
+        Some(secs) => Err(LlmError::RateLimited {
+            retry_after_secs: Some(secs),
         }),
         None => Ok(()),
     }
 }
 
 fn transport_error(e: &reqwest::Error) -> LlmError {
-    if e.is_timeout() {
-        LlmError::Timeout
-    } else if e.is_decode() || e.is_body() {
-        LlmError::Malformed
-    } else {
-        LlmError::Connect
+    match upstream::Transport::of(e) {
+        upstream::Transport::Timeout => LlmError::Timeout,
+        upstream::Transport::Malformed => LlmError::Malformed,
+        upstream::Transport::Connect => LlmError::Connect,
     }
 }
 

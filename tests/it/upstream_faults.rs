@@ -220,3 +220,43 @@ async fn a_round_of_invalid_tool_calls_is_named_and_completed_by_the_fallback() 
     assert!(body["actionHint"].is_string(), "{body}");
     assert!(unavailable(&body).is_empty(), "{body}");
 }
+
+#[tokio::test]
+async fn one_users_graph_throttling_is_that_users_and_a_dated_retry_after_is_honoured() {
+    let app = app(false, false, vec![]).await;
+    app.graph.add_for(
+        crate::support::graph::OTHER_TOKEN,
+        crate::support::graph::engineering_corpus(),
+    );
+    let in_a_minute =
+        httpdate::fmt_http_date(std::time::SystemTime::now() + std::time::Duration::from_secs(60));
+    app.graph.throttle_user(TOKEN, &in_a_minute);
+    let (_, first) = app.suggest(question(), Some(TOKEN)).await;
+    assert!(
+        degraded(&first).contains(&"m365_rate_limited".to_owned()),
+        "{first}"
+    );
+
+    // The throttled user's next panel does not call Graph (the date is a minute away)…
+    let before = app.graph.received().len();
+    let (_, again) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(
+        app.graph.received().len(),
+        before,
+        "no Graph request while throttled"
+    );
+    assert!(
+        degraded(&again).contains(&"m365_rate_limited".to_owned()),
+        "{again}"
+    );
+    // …while another user's is searched and answered.
+    let (_, other) = app
+        .suggest(question(), Some(crate::support::graph::OTHER_TOKEN))
+        .await;
+    assert!(
+        app.graph.received().len() > before,
+        "the other user searched Graph"
+    );
+    assert!(!titles(&other).is_empty(), "{other}");
+    assert!(unavailable(&other).is_empty(), "{other}");
+}

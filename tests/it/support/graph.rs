@@ -181,6 +181,8 @@ struct Script {
     oversleep: super::Oversleep,
     /// How message hits carry their link.
     mail_links: MailLinks,
+    /// Tokens throttled (429), with the Retry-After value sent.
+    throttled: std::collections::HashMap<String, String>,
 }
 
 /// How the fake's message hits carry their link.
@@ -242,6 +244,13 @@ impl FakeGraph {
     }
 
     /// Requests whose query string contains `needle` answer `status`.
+    /// Answers this token's requests 429 with this `Retry-After` (Graph
+    /// throttles per user and app as well as per tenant).
+    pub fn throttle_user(&self, token: &str, retry_after: &str) {
+        let mut s = self.script.lock().unwrap();
+        s.throttled.insert(token.to_owned(), retry_after.to_owned());
+    }
+
     /// How message hits carry their link (default: as documented).
     pub fn mail_links(&self, links: MailLinks) {
         self.script.lock().unwrap().mail_links = links;
@@ -340,6 +349,13 @@ async fn search(
             "Access token validation failure. Invalid audience.",
         );
     };
+    let throttled = script.lock().unwrap().throttled.get(&user).cloned();
+    if let Some(retry_after) = throttled {
+        let mut res = error(429, "TooManyRequests", "Please retry again later.");
+        res.headers_mut()
+            .insert("retry-after", retry_after.parse().unwrap());
+        return res;
+    }
     let Some(request) = parsed["requests"].get(0) else {
         return error(
             400,
