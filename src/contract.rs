@@ -332,6 +332,11 @@ pub struct Readiness {
     pub post_store_reachable: bool,
     pub mcp_tools: Vec<String>,
     pub llm_configured: bool,
+    /// The chat deployment's family as used now: `chat` or `reasoning`.
+    pub llm_model_family: String,
+    /// Parameters the chat deployment refused (left out since; `response_format:json_object`:
+    /// no response format at all).
+    pub llm_dropped_parameters: Vec<String>,
     pub embeddings_configured: bool,
     /// Which model ranks posts by meaning: `azure`, `local` or `none`.
     pub embedder: String,

@@ -117,8 +117,26 @@ pub struct AzureOpenAiSettings {
     pub embeddings_timeout_ms: u64,
     /// Largest chat completion read; larger ones are abandoned (`llm_too_large`).
     pub max_chat_body_bytes: usize,
+    /// Which parameters the chat deployment takes.
+    pub model_family: ModelFamily,
+    /// Reasoning models' effort (`minimal`, `low`, `medium`, `high`).
+    pub reasoning_effort: String,
     /// Embeddings answers may be this large per input embedded.
     pub max_embedding_body_bytes_per_input: usize,
+}
+
+/// `azure_openai.model_family`: which parameters the chat deployment takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelFamily {
+    /// Chat parameters until the deployment says otherwise: the model Azure
+    /// reports answering, or a documented `unsupported_parameter` answer.
+    Auto,
+    /// Chat models (gpt-4o, gpt-4.1, …): `temperature` 0.
+    Chat,
+    /// Reasoning models (o1, o3, o4-mini, the gpt-5 family): no sampling
+    /// parameters, `reasoning_effort`.
+    Reasoning,
 }
 
 /// Microsoft Graph search.
@@ -421,6 +439,14 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.posts.min_similarity) {
             return invalid("posts.min_similarity", "must be between 0 and 1");
+        }
+        if !["minimal", "low", "medium", "high"]
+            .contains(&self.azure_openai.reasoning_effort.as_str())
+        {
+            return invalid(
+                "azure_openai.reasoning_effort",
+                "must be `minimal`, `low`, `medium` or `high`",
+            );
         }
         if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {
             return invalid(

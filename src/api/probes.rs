@@ -89,6 +89,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         Err(_) => Vec::new(),
     };
     let ready = post_index && !mcp_tools.is_empty();
+    let (llm_model_family, llm_dropped_parameters) = state.deps.llm.chat_family();
     let body = Readiness {
         ready,
         post_index,
@@ -96,6 +97,8 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         post_store_reachable,
         mcp_tools,
         llm_configured: state.deps.llm.chat_configured(),
+        llm_model_family: llm_model_family.to_owned(),
+        llm_dropped_parameters,
         embeddings_configured: state.deps.llm.embeddings_configured(),
         embedder: state.posts.embedder().as_str().to_owned(),
         local_model: state.posts.local_model(),

@@ -5,7 +5,11 @@
 pub mod scripted;
 pub mod wire;
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    collections::BTreeSet,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use futures::future::BoxFuture;
 use reqwest::StatusCode;
@@ -15,7 +19,7 @@ use crate::{
     metrics::{self, Metrics},
     otel,
     ratelimit::{self, RateLimit},
-    settings::{AzureOpenAiSettings, Secret},
+    settings::{AzureOpenAiSettings, ModelFamily, Secret},
     upstream::{self, BodyError},
 };
 use wire::{
@@ -35,6 +39,10 @@ pub enum LlmError {
     ContentFilter,
     #[error("Azure OpenAI rejected the request ({0})")]
     BadRequest(u16),
+    /// A documented `unsupported_parameter`/`unsupported_value` 400 naming
+    /// a parameter of the request.
+    #[error("the deployment does not take the parameter {param}")]
+    Unsupported { param: String },
     #[error("Azure OpenAI failed with status {0}")]
     Upstream(u16),
     #[error("Azure OpenAI did not answer in time")]
@@ -69,7 +77,7 @@ impl LlmError {
             Self::Unauthorized => "unauthorized",
             Self::RateLimited { .. } => "rate_limited",
             Self::ContentFilter => "content_filter",
-            Self::BadRequest(_) => "bad_request",
+            Self::BadRequest(_) | Self::Unsupported { .. } => "bad_request",
             Self::Upstream(_) => "upstream_error",
             Self::Timeout => "timeout",
             Self::Connect => "unreachable",
@@ -139,7 +147,34 @@ struct Inner {
     /// Each deployment's rate limits (Azure OpenAI limits per deployment).
     chat_limit: RateLimit,
     embeddings_limit: RateLimit,
+    /// The v1 API: the deployment goes in the body's `model`.
+    v1: bool,
+    family: ModelFamily,
+    reasoning_effort: String,
+    /// What the chat deployment turned out to take.
+    learned: Mutex<Learned>,
 }
+
+/// What a chat deployment's answers taught.
+#[derive(Debug, Default, Clone)]
+struct Learned {
+    /// Azure reported a reasoning model answering.
+    reasoning: bool,
+    /// Parameters it refused, left out from then on.
+    dropped: BTreeSet<String>,
+}
+
+/// Retries of a chat call that taught a refused parameter.
+const MAX_LEARNING_RETRIES: u32 = 3;
+
+/// Dropped after `json_object` was refused as well: no `response_format`.
+const JSON_OBJECT: &str = "response_format:json_object";
+static JSON_OBJECT_FORMAT: std::sync::LazyLock<serde_json::Value> =
+    std::sync::LazyLock::new(|| serde_json::json!({ "type": "json_object" }));
+
+/// Model name prefixes of the reasoning families (as Azure reports them:
+/// `o4-mini-2025-04-16`, `gpt-5-mini-2025-08-07`).
+const REASONING_MODELS: [&str; 4] = ["o1", "o3", "o4", "gpt-5"];
 
 /// Largest error body read (Azure's errors are a few hundred bytes).
 const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
@@ -153,13 +188,18 @@ impl AzureOpenAi {
             .as_deref()
             .filter(|e| !e.is_empty())
             .map(|e| e.trim_end_matches('/'));
+        let v1 = s.api_version == "v1";
         let url = |deployment: &str, op: &str| {
             endpoint.filter(|_| !deployment.is_empty()).and_then(|e| {
-                reqwest::Url::parse(&format!(
-                    "{e}/openai/deployments/{deployment}/{op}?api-version={}",
-                    s.api_version
-                ))
-                .ok()
+                let url = if v1 {
+                    format!("{e}/openai/v1/{op}")
+                } else {
+                    format!(
+                        "{e}/openai/deployments/{deployment}/{op}?api-version={}",
+                        s.api_version
+                    )
+                };
+                reqwest::Url::parse(&url).ok()
             })
         };
         Self {
@@ -177,6 +217,10 @@ impl AzureOpenAi {
                 embedding_deployment: s.embedding_deployment.clone(),
                 chat_limit: RateLimit::default(),
                 embeddings_limit: RateLimit::default(),
+                v1,
+                family: s.model_family,
+                reasoning_effort: s.reasoning_effort.clone(),
+                learned: Mutex::default(),
             }),
             metrics: Metrics::default(),
         }
@@ -199,6 +243,102 @@ impl AzureOpenAi {
     /// Whether a 429's retry time has not passed yet for the chat deployment.
     pub fn chat_throttled(&self) -> bool {
         self.inner.chat_limit.throttled_for().is_some()
+    }
+
+    /// The chat deployment's family as used now (`chat` or `reasoning`) and
+    /// the parameters it refused (left out since).
+    pub fn chat_family(&self) -> (&'static str, Vec<String>) {
+        let learned = self.learned();
+        let family = if self.reasoning(&learned) {
+            "reasoning"
+        } else {
+            "chat"
+        };
+        (family, learned.dropped.into_iter().collect())
+    }
+
+    fn learned(&self) -> Learned {
+        self.inner
+            .learned
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn reasoning(&self, learned: &Learned) -> bool {
+        match self.inner.family {
+            ModelFamily::Reasoning => true,
+            ModelFamily::Chat => false,
+            ModelFamily::Auto => learned.reasoning,
+        }
+    }
+
+    /// The request for this deployment as it is known now.
+    fn chat_request<'a>(
+        &'a self,
+        messages: &'a [ChatMessage],
+        options: &ChatOptions<'a>,
+        learned: &Learned,
+    ) -> ChatRequest<'a> {
+        let takes = |param: &str| !learned.dropped.contains(param);
+        let reasoning = self.reasoning(learned);
+        let (max_completion_tokens, max_tokens) = if takes("max_completion_tokens") {
+            (options.max_tokens, None)
+        } else {
+            (None, options.max_tokens)
+        };
+        ChatRequest {
+            model: self.inner.v1.then_some(self.inner.chat_deployment.as_str()),
+            messages,
+            temperature: (!reasoning && takes("temperature")).then_some(0.0),
+            max_completion_tokens,
+            max_tokens,
+            tools: options.tools,
+            parallel_tool_calls: (!options.tools.is_empty() && takes("parallel_tool_calls"))
+                .then_some(true),
+            reasoning_effort: (reasoning && takes("reasoning_effort"))
+                .then_some(self.inner.reasoning_effort.as_str()),
+            response_format: match options.response_format {
+                Some(_) if !takes(JSON_OBJECT) => None,
+                // A model without structured outputs is asked for JSON; the
+                // answer is checked against the schema where it is parsed.
+                Some(_) if !takes("response_format") => Some(&*JSON_OBJECT_FORMAT),
+                format => format,
+            },
+        }
+    }
+
+    /// Learns from an answer: a refused parameter (true: worth a retry
+    /// without it) or the model Azure reports.
+    fn learn(&self, result: &Result<ChatResponse, LlmError>) -> bool {
+        let mut learned = self.inner.learned.lock().unwrap_or_else(|p| p.into_inner());
+        match result {
+            Ok(response) => {
+                let model = response.model.as_deref().unwrap_or_default();
+                if !learned.reasoning && REASONING_MODELS.iter().any(|p| model.starts_with(p)) {
+                    learned.reasoning = true;
+                    tracing::info!(
+                        deployment = %self.inner.chat_deployment,
+                        model,
+                        "the chat deployment is a reasoning model: no sampling parameters from now on"
+                    );
+                }
+                false
+            }
+            Err(LlmError::Unsupported { param })
+                if learned.dropped.insert(param.clone())
+                    || (param == "response_format"
+                        && learned.dropped.insert(JSON_OBJECT.into())) =>
+            {
+                tracing::warn!(
+                    deployment = %self.inner.chat_deployment,
+                    param = %param,
+                    "the chat deployment refused a parameter: left out from now on"
+                );
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// The rate-limit state (`ok`, `warning`, `throttled`) of the chat and
@@ -240,23 +380,28 @@ impl AzureOpenAi {
     ) -> Result<ChatResponse, LlmError> {
         let url = self.inner.chat_url.as_ref().ok_or(LlmError::Unconfigured)?;
         refuse_while_throttled(&self.inner.chat_limit)?;
-        let body = ChatRequest {
-            messages,
-            temperature: 0.0,
-            max_tokens: options.max_tokens,
-            tools: options.tools,
-            parallel_tool_calls: (!options.tools.is_empty()).then_some(true),
-            response_format: options.response_format,
+        // A documented refusal of a parameter is learnt and the call made
+        // once more without it (within the same deadline as the first); a
+        // deployment refusing several (o3: temperature, then parallel tool
+        // calls) is learnt in one request, at most three retries.
+        let mut retries = 0;
+        let response = loop {
+            let body = self.chat_request(messages, &options, &self.learned());
+            let result: Result<ChatResponse, LlmError> = self
+                .post(
+                    url,
+                    &body,
+                    self.inner.chat_timeout,
+                    self.inner.max_chat_body_bytes,
+                    &self.inner.chat_limit,
+                )
+                .await;
+            if self.learn(&result) && retries < MAX_LEARNING_RETRIES {
+                retries += 1;
+                continue;
+            }
+            break result?;
         };
-        let response: ChatResponse = self
-            .post(
-                url,
-                &body,
-                self.inner.chat_timeout,
-                self.inner.max_chat_body_bytes,
-                &self.inner.chat_limit,
-            )
-            .await?;
         if response.choices.is_empty() {
             return Err(LlmError::Malformed);
         }
@@ -296,6 +441,10 @@ impl AzureOpenAi {
             .ok_or(LlmError::Unconfigured)?;
         refuse_while_throttled(&self.inner.embeddings_limit)?;
         let body = EmbeddingsRequest {
+            model: self
+                .inner
+                .v1
+                .then_some(self.inner.embedding_deployment.as_str()),
             input: inputs,
             dimensions: self.inner.dimensions,
         };
@@ -401,10 +550,25 @@ fn status_error(
         .as_ref()
         .and_then(|c| c.as_str())
         .unwrap_or_default();
+    let param = body.error.param.as_deref().filter(|p| !p.is_empty());
     match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => LlmError::Unauthorized,
         StatusCode::TOO_MANY_REQUESTS => LlmError::RateLimited { retry_after_secs },
         StatusCode::BAD_REQUEST if code == "content_filter" => LlmError::ContentFilter,
+        // Documented: `unsupported_parameter` / `unsupported_value` naming
+        // the parameter; older models refusing a `json_schema` format name
+        // `response_format` with another code.
+        StatusCode::BAD_REQUEST
+            if matches!(code, "unsupported_parameter" | "unsupported_value")
+                || param == Some("response_format") =>
+        {
+            match param {
+                Some(p) => LlmError::Unsupported {
+                    param: p.to_owned(),
+                },
+                None => LlmError::BadRequest(400),
+            }
+        }
         s if s.is_client_error() => LlmError::BadRequest(s.as_u16()),
         s => LlmError::Upstream(s.as_u16()),
     }

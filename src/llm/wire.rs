@@ -85,14 +85,23 @@ pub struct FunctionDefinition {
 /// Body of `POST .../chat/completions`.
 #[derive(Debug, Clone, Serialize)]
 pub struct ChatRequest<'a> {
+    /// The deployment (v1 API only: the dated API names it in the path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<&'a str>,
     pub messages: &'a [ChatMessage],
-    pub temperature: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_completion_tokens: Option<u32>,
+    /// Only for a deployment that refused `max_completion_tokens`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub tools: &'a [ToolDefinition],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parallel_tool_calls: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response_format: Option<&'a Value>,
 }
@@ -130,6 +139,9 @@ pub struct Usage {
 /// Body of `POST .../embeddings`.
 #[derive(Debug, Serialize)]
 pub struct EmbeddingsRequest<'a> {
+    /// The deployment (v1 API only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<&'a str>,
     pub input: &'a [&'a str],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dimensions: Option<u32>,
@@ -158,4 +170,7 @@ pub struct ErrorResponse {
 pub struct ErrorPayload {
     #[serde(default)]
     pub code: Option<Value>,
+    /// The request parameter the error is about (`max_tokens`, `temperature`, …).
+    #[serde(default)]
+    pub param: Option<String>,
 }

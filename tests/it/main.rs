@@ -8,6 +8,7 @@ mod interop;
 mod mcp;
 mod mcp_http;
 mod metrics;
+mod model_families;
 mod posts;
 mod privacy;
 mod quality;

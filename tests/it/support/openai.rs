@@ -124,6 +124,7 @@ impl FakeOpenAi {
         let script = Arc::new(Mutex::new(Script::default()));
         let app = Router::new()
             .route("/openai/deployments/{deployment}/{*op}", post(handle))
+            .route("/openai/v1/{*op}", post(handle_v1))
             .with_state(script.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -240,6 +241,32 @@ fn azure_error(status: u16, code: &str, message: &str) -> Response {
     res
 }
 
+/// The v1 API: no `api-version`, the deployment in the body's `model`.
+async fn handle_v1(
+    State(script): State<Arc<Mutex<Script>>>,
+    Path(op): Path<String>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+    headers: HeaderMap,
+    raw: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+    let Some(deployment) = body["model"].as_str().map(str::to_owned) else {
+        return param_error(
+            400,
+            "missing_required_parameter",
+            "model",
+            "Missing required parameter: 'model'.",
+        );
+    };
+    if query
+        .get("api-version")
+        .is_some_and(|v| v != "preview" && v != "latest")
+    {
+        return azure_error(400, "BadRequest", "API version not supported");
+    }
+    serve(&script, &deployment, &op, &headers, raw, body, true).await
+}
+
 async fn handle(
     State(script): State<Arc<Mutex<Script>>>,
     Path((deployment, op)): Path<(String, String)>,
@@ -248,6 +275,93 @@ async fn handle(
     raw: String,
 ) -> Response {
     let body: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+    if !query.contains_key("api-version") {
+        return azure_error(404, "404", "Resource not found");
+    }
+    serve(&script, &deployment, &op, &headers, raw, body, false).await
+}
+
+/// A documented invalid-request error naming a parameter (OpenAI's shape,
+/// which Azure OpenAI answers for parameters a model does not take).
+fn param_error(status: u16, code: &str, param: &str, message: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        status,
+        Json(
+            json!({ "error": { "message": message, "type": "invalid_request_error",
+            "param": param, "code": code } }),
+        ),
+    )
+        .into_response()
+}
+
+/// What a deployment refuses, by its model family (the deployment's name
+/// says which model it runs): reasoning models take no sampling parameters
+/// and no `max_tokens` (o1 and o3 no parallel tool calls either); older chat
+/// models no `json_schema` response format.
+fn refused(deployment: &str, request: &Value) -> Option<Response> {
+    let reasoning = ["o1", "o3", "o4", "gpt-5"]
+        .iter()
+        .any(|p| deployment.starts_with(p));
+    if reasoning {
+        if request.get("max_tokens").is_some() {
+            return Some(param_error(
+                400,
+                "unsupported_parameter",
+                "max_tokens",
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+            ));
+        }
+        if request
+            .get("temperature")
+            .is_some_and(|t| t.as_f64() != Some(1.0))
+        {
+            return Some(param_error(
+                400,
+                "unsupported_value",
+                "temperature",
+                "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+            ));
+        }
+        if (deployment.starts_with("o1") || deployment.starts_with("o3"))
+            && request.get("parallel_tool_calls").is_some()
+        {
+            return Some(param_error(
+                400,
+                "unsupported_parameter",
+                "parallel_tool_calls",
+                "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.",
+            ));
+        }
+    } else if request.get("reasoning_effort").is_some() {
+        return Some(param_error(
+            400,
+            "unsupported_parameter",
+            "reasoning_effort",
+            "Unrecognized request argument supplied: reasoning_effort",
+        ));
+    }
+    let legacy = ["gpt-4-0613", "gpt-4o-2024-05-13"].contains(&deployment);
+    if legacy && request["response_format"]["type"] == "json_schema" {
+        return Some(param_error(
+            400,
+            "invalid_value",
+            "response_format",
+            "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+        ));
+    }
+    None
+}
+
+async fn serve(
+    script: &Mutex<Script>,
+    deployment: &str,
+    op: &str,
+    headers: &HeaderMap,
+    raw: String,
+    body: Value,
+    v1: bool,
+) -> Response {
     let headers_list = headers
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_owned()))
@@ -256,7 +370,11 @@ async fn handle(
         let mut s = script.lock().unwrap();
         if !s.no_record {
             s.received.push(Received {
-                path: format!("/openai/deployments/{deployment}/{op}"),
+                path: if v1 {
+                    format!("/openai/v1/{op}")
+                } else {
+                    format!("/openai/deployments/{deployment}/{op}")
+                },
                 headers: headers_list,
                 body: body.clone(),
                 bytes_in: raw.len(),
@@ -270,12 +388,12 @@ async fn handle(
             "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.",
         );
     }
-    if !query.contains_key("api-version") {
-        return azure_error(404, "404", "Resource not found");
-    }
-    match op.as_str() {
-        "chat/completions" => chat(&script, &deployment, &body).await,
-        "embeddings" => embeddings(&script, &body).await,
+    match op {
+        "chat/completions" => match refused(deployment, &body) {
+            Some(refusal) => refusal,
+            None => chat(script, deployment, &body).await,
+        },
+        "embeddings" => embeddings(script, &body).await,
         _ => azure_error(404, "404", "Resource not found"),
     }
 }
