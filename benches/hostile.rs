@@ -15,7 +15,7 @@ use super::{
     Row, Service, fakes, llm_env, pct, seed_posts,
     support::{
         graph::{Behavior, TOKEN, huge_answer},
-        openai::HUGE_BYTES,
+        openai::{EmbedBehavior, HUGE_BYTES},
     },
 };
 
@@ -128,11 +128,12 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
     rows
 }
 
-/// B11: the agent under ~20 % faulty Graph and chat answers.
+/// B11: the agent under ~20 % faulty Graph, chat and embeddings answers.
 pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
     openai.chat_by_round(super::two_rounds());
     openai.chat_chaos(20);
+    openai.embeddings(EmbedBehavior::Chaos(20));
     graph.files(Behavior::Chaos {
         percent: 20,
         huge: huge_answer(HUGE_BYTES),
@@ -144,17 +145,23 @@ pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
     let mut env = env_with(llm_env(&graph, &openai));
     env.push(("LINKUP__MSGRAPH__TIMEOUT_MS", "1000".into()));
     env.push(("LINKUP__AZURE_OPENAI__CHAT_TIMEOUT_MS", "1000".into()));
+    env.push((
+        "LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT",
+        "text-embedding-3-small".into(),
+    ));
     let svc = Service::start(&env);
     seed_posts(http, &svc, 200).await;
     drive(http, &svc, 32, 200).await; // warm-up: pools, arenas, the index
     tokio::time::sleep(Duration::from_secs(15)).await;
-    let rss_before = svc.rss_mb();
+    let (rss_before, fds_before) = (svc.rss_mb(), svc.open_fds());
     let started = Instant::now();
     let answers = drive(http, &svc, 32, n).await;
     let wall = started.elapsed();
     let peak = svc.peak_rss_mb();
     tokio::time::sleep(Duration::from_secs(15)).await;
-    let rss_after = svc.rss_mb();
+    let (rss_after, fds_after) = (svc.rss_mb(), svc.open_fds());
+    tokio::time::sleep(Duration::from_secs(85)).await;
+    let (rss_later, fds_later) = (svc.rss_mb(), svc.open_fds());
     let server_errors = answers
         .iter()
         .filter(|a| a.status >= 500 || a.status == 0)
@@ -175,10 +182,10 @@ pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
     Row {
         id: "B11",
         scenario: format!(
-            "agent, ~20 % of Graph and chat answers faulty (500, 429, hang, truncated, 20 MB, drip), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
+            "agent, ~20 % of Graph, chat and embeddings answers faulty (500, 429, hang, truncated, 20 MB, drip; embeddings also 2.5 s late), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
         ),
         figures: format!(
-            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %)",
+            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB 100 s after; open fds {fds_before} / {fds_after} / {fds_later}",
             svc.panics(),
             n as f64 / wall.as_secs_f64(),
             (rss_after / rss_before - 1.0) * 100.0

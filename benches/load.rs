@@ -77,6 +77,11 @@ impl Service {
         self.status_mb("VmRSS:")
     }
 
+    /// Open file descriptors of the service (sockets included).
+    fn open_fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, |d| d.count())
+    }
+
     fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
@@ -193,10 +198,29 @@ async fn post_batch(http: &reqwest::Client, svc: &Service, posts: Vec<Value>) {
 }
 
 async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
+    // One post in five is about the questions' topic, the others about
+    // everything else a board holds: an index where every post is about the
+    // same thing has nothing that stands out, and shows no similar post.
+    const OTHER: [&str; 8] = [
+        "the lunch menu at the cafeteria",
+        "parking permits for the garage",
+        "the VPN client on a new laptop",
+        "booking a meeting room on 5F",
+        "the annual health check-up",
+        "expense claims for a client dinner",
+        "the shuttle bus from Bundang",
+        "the printer jam on 3F",
+    ];
     let posts: Vec<Value> = (0..n)
-        .map(|i| json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim",
-            "text": format!("Post {i} about the deployment pipeline of repo {}", i % 17), "tags": ["devops"],
-            "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"}))
+        .map(|i| {
+            let (text, tags) = if i % 5 == 0 {
+                (format!("Post {i} about the deployment pipeline of repo {}", i % 17), json!(["devops"]))
+            } else {
+                (format!("Post {i} about {}", OTHER[i % OTHER.len()]), json!([]))
+            };
+            json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim", "text": text, "tags": tags,
+                "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"})
+        })
         .collect();
     post_batch(http, svc, posts).await;
 }

@@ -66,7 +66,10 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let http = http_client().context("building the HTTP client")?;
+        let http = http_client_with(Duration::from_millis(
+            settings.server.upstream_idle_timeout_ms,
+        ))
+        .context("building the HTTP client")?;
         let deps = ToolDeps::build(&settings, http).await.with_context(|| {
             match settings.posts.backend {
                 settings::PostsBackend::Sqlite => format!(
@@ -190,11 +193,19 @@ const IDLE_CONNECTIONS_PER_HOST: usize = 256;
 /// The one upstream HTTP client (connection pool shared by Graph and Azure OpenAI).
 /// No system proxy: upstream URLs are exactly what is configured.
 pub fn http_client() -> reqwest::Result<reqwest::Client> {
+    http_client_with(DEFAULT_UPSTREAM_IDLE)
+}
+
+/// Idle upstream connections kept this long by [`http_client`] (`server.upstream_idle_timeout_ms`).
+const DEFAULT_UPSTREAM_IDLE: Duration = Duration::from_secs(15);
+
+/// The HTTP client, its idle connections closed after `idle`.
+pub fn http_client_with(idle: Duration) -> reqwest::Result<reqwest::Client> {
     // reqwest is built without a bundled crypto provider: install ring's once.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .no_proxy()
-        .pool_idle_timeout(Duration::from_secs(90))
+        .pool_idle_timeout(idle)
         // Each HTTP/1.1 connection holds ~50 KB of buffers: after a burst, keep
         // enough for steady load and close the rest (B4).
         .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST)

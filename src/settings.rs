@@ -47,6 +47,9 @@ pub struct McpSettings {
 pub struct ServerSettings {
     /// Address to listen on; port 0 picks a free one.
     pub addr: SocketAddr,
+    /// Idle connections to the upstreams (Azure OpenAI, Graph) are closed
+    /// after this long.
+    pub upstream_idle_timeout_ms: u64,
     /// A second listener for `/metrics` only (then not served on `addr`), so
     /// the metrics need not be public; unset or empty: none.
     #[serde(default, deserialize_with = "empty_as_none")]
@@ -375,6 +378,10 @@ impl Settings {
             ("server.header_timeout_ms", self.server.header_timeout_ms),
             ("server.idle_timeout_ms", self.server.idle_timeout_ms),
             ("server.body_timeout_ms", self.server.body_timeout_ms),
+            (
+                "server.upstream_idle_timeout_ms",
+                self.server.upstream_idle_timeout_ms,
+            ),
             ("mcp.session_idle_ms", self.mcp.session_idle_ms),
             (
                 "azure_openai.chat_timeout_ms",

@@ -125,18 +125,21 @@ impl Lexical {
     /// much as the rarest) that the post contains, 0 to 1.
     #[cfg(test)]
     pub fn search(&self, terms: &[String], now_ms: i64, limit: usize) -> Vec<(String, f32)> {
-        self.search_rare(terms, now_ms, limit, &|_| false).0
+        self.search_rare(terms, now_ms, limit, &|_| None).0
     }
 
     /// As [`Self::search`], with the ids of those candidates that share a
     /// rare term of the query: one at most one post in ten thousand has
-    /// (at least one), and that `is_rare` says is rare in the language too.
+    /// (at least one), and that `rare_in_language` says is rare in the
+    /// language too (None: unknown, without a model). A term no post has
+    /// and the language says is common (`set`, `team`) weighs nothing: it
+    /// says nothing of the topic.
     pub fn search_rare(
         &self,
         terms: &[String],
         now_ms: i64,
         limit: usize,
-        is_rare: &dyn Fn(&str) -> bool,
+        rare_in_language: &dyn Fn(&str) -> Option<bool>,
     ) -> (Vec<(String, f32)>, Vec<String>) {
         let n = self.slots.len() as f32;
         if n == 0.0 || limit == 0 {
@@ -159,11 +162,13 @@ impl Lexical {
             let Some(&id) = self.vocabulary.get(term.as_str()) else {
                 // As much as the rarest term a post has: in a small index a
                 // missing term would otherwise outweigh every present one.
-                query_weight += idf(1.0);
+                if rare_in_language(term) != Some(false) {
+                    query_weight += idf(1.0);
+                }
                 continue;
             };
             let postings = &self.postings[id as usize];
-            if postings.len() <= rare_df && is_rare(term) {
+            if postings.len() <= rare_df && rare_in_language(term) == Some(true) {
                 rare.push(id);
             }
             let idf = idf(postings.len() as f32);
@@ -240,12 +245,12 @@ mod tests {
             ("lunch2", "lunch near the office"),
         ]);
         let q = terms(&["zookeeper", "lunch", "help", "friday"]);
-        let rare_in_language = |t: &str| t == "zookeep" || t == "friday";
+        let rare_in_language = |t: &str| Some(t == "zookeep" || t == "friday");
         let (ranked, mut rare) = index.search_rare(&q, 0, 10, &rare_in_language);
         assert_eq!(ranked.len(), 3);
         rare.sort();
         assert_eq!(rare, ["lunch1", "zk"]);
-        let (_, rare) = index.search_rare(&q, 0, 10, &|_| false);
+        let (_, rare) = index.search_rare(&q, 0, 10, &|_| Some(false));
         assert!(rare.is_empty(), "common in the language: not rare");
     }
 

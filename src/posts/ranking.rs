@@ -145,7 +145,7 @@ impl Ranking {
         let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
         // Rare in the language: the local model's tokenizer, whose
         // vocabulary holds the frequent words whole, splits it.
-        let is_rare = |term: &str| self.model.as_ref().is_some_and(|m| m.pieces(term) > 1);
+        let is_rare = |term: &str| self.model.as_ref().map(|m| m.pieces(term) > 1);
         let (ranked, sharing_rare) = lexical.search_rare(terms, now_ms, limit, &is_rare);
         Ok(WordHits {
             ranked,

@@ -9,7 +9,10 @@ use linkup_suggestions::{App, settings::Settings};
 use serde_json::{Value, json};
 
 use crate::support::{
-    Doc, Options, TestApp, graph::TOKEN, openai::ChatStep, post_ids, spawn_app_with,
+    Doc, Options, TestApp,
+    graph::TOKEN,
+    openai::{ChatStep, EmbedBehavior},
+    post_ids, spawn_app_with,
 };
 
 /// The evaluation set's posts: an index whose spread the floors can read.
@@ -196,4 +199,48 @@ async fn a_fallback_panel_makes_at_most_four_graph_requests_and_an_agent_panel_s
         body["unavailableSources"].as_array().unwrap().is_empty(),
         "{body}"
     );
+}
+
+/// An index where a fifth of the posts share the question's topic: nothing
+/// stands out by meaning (they are the crowd), and words still find them.
+#[tokio::test]
+async fn a_topic_many_posts_share_is_still_found_with_or_without_azure_embeddings() {
+    const OTHER: [&str; 4] = [
+        "the lunch menu at the cafeteria",
+        "parking permits for the garage",
+        "booking a meeting room on 5F",
+        "the printer jam on 3F",
+    ];
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        ..Default::default()
+    })
+    .await;
+    let posts: Vec<Value> = (0..200)
+        .map(|i| {
+            let text = if i % 5 == 0 {
+                format!("Post {i} about the deployment pipeline of repo {}", i % 17)
+            } else {
+                format!("Post {i} about {}", OTHER[i % OTHER.len()])
+            };
+            json!({"id": format!("seed-{i}"), "authorId": "u", "authorName": "Kim", "text": text,
+                "tags": [], "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z",
+                "expiresAt": "2099-01-01T00:00:00Z"})
+        })
+        .collect();
+    let (status, body) = app.post_batch(&posts).await;
+    assert_eq!(status, 200, "{body}");
+    app.wait_until_embedded(200).await;
+    for behavior in [EmbedBehavior::Normal, EmbedBehavior::Status(429)] {
+        app.openai.embeddings(behavior);
+        let question = json!({"postId": "q-1",
+            "text": "How do I set up a deployment pipeline for our team's repo?"});
+        let (_, body) = app.suggest(question, Some(TOKEN)).await;
+        let ids = post_ids(&body);
+        assert!(!ids.is_empty(), "{body}");
+        for id in ids {
+            let n: usize = id.trim_start_matches("seed-").parse().unwrap();
+            assert_eq!(n % 5, 0, "{id} is not about deployment pipelines: {body}");
+        }
+    }
 }

@@ -63,6 +63,10 @@ pub enum EmbedBehavior {
     Hang,
     /// A valid answer of about 20 MB (vectors of 400,000 dimensions).
     Huge,
+    /// A normal answer after this long.
+    Slow(Duration),
+    /// About this percent of answers faulty: 500, 429, hang, 20 MB, or 2.5 s late.
+    Chaos(u64),
 }
 
 /// Size of the fakes' huge answers.
@@ -572,7 +576,19 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
     let (behavior, latency) = {
         let s = script.lock().unwrap();
         (
-            s.embed.clone().unwrap_or(EmbedBehavior::Normal),
+            match s.embed.clone().unwrap_or(EmbedBehavior::Normal) {
+                EmbedBehavior::Chaos(percent) => match s.chaos.pick(percent) {
+                    None => EmbedBehavior::Normal,
+                    Some(Fault::Status500) => EmbedBehavior::Status(500),
+                    Some(Fault::Status429) => EmbedBehavior::Status(429),
+                    Some(Fault::Hang) => EmbedBehavior::Hang,
+                    Some(Fault::Huge) => EmbedBehavior::Huge,
+                    Some(Fault::Truncated | Fault::Drip) => {
+                        EmbedBehavior::Slow(Duration::from_millis(2_500))
+                    }
+                },
+                other => other,
+            },
             s.embed_latency,
         )
     };
@@ -580,7 +596,8 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
         tokio::time::sleep(latency).await;
     }
     match behavior {
-        EmbedBehavior::Normal => {}
+        EmbedBehavior::Normal | EmbedBehavior::Chaos(_) => {}
+        EmbedBehavior::Slow(d) => tokio::time::sleep(d).await,
         EmbedBehavior::Status(code) => {
             return azure_error(
                 code,
