@@ -25,10 +25,12 @@ pub(super) const GRAPH_REQUESTS: u32 = 4;
 const TOPIC_TERMS: usize = 4;
 /// The most specific words the precise query ANDs.
 const PRECISE_TERMS: usize = 2;
-/// A document is dropped when the local model finds it this many standard
-/// deviations or less above the posts' mean similarity to the post (see
-/// `PostIndex::relatedness`).
-const MIN_DOCUMENT_RELATEDNESS: f32 = 2.0;
+/// A document is dropped when the local model finds it no more similar to
+/// the post than the posts are on average (see `PostIndex::relatedness`). Not
+/// higher: where many posts share the topic, they raise that mean, and a
+/// floor of 2 sd (tuning half: recall 0.405, precision 0.648, against 0.417
+/// and 0.634 at 0) dropped every document of the topic.
+const MIN_DOCUMENT_RELATEDNESS: f32 = 0.0;
 /// ... or more than this many standard deviations under the best document
 /// (what a broad query adds far below what it found best is filler).
 const DOCUMENT_BAND: f32 = 2.5;

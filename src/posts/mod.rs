@@ -166,7 +166,8 @@ impl PostIndex {
 
     /// How specific a word is: among the posts, the inverse document
     /// frequency `ln((N + 1) / (df + 0.5))` of its index term (a word no post
-    /// has is as specific as can be); in an index too small for that to tell
+    /// has is as specific as can be, unless the language holds it common:
+    /// then not at all); in an index too small for that to tell
     /// (under 30 posts), its rarity in the language by the local model's
     /// vocabulary (0 without a model: the text's order decides).
     pub fn specificity(&self, word: &str) -> f32 {
@@ -177,6 +178,11 @@ impl PostIndex {
         let (n, df) = ranking.document_frequency(&term);
         if n < relevance::MIN_POSTS_FOR_SPREAD {
             return ranking.model().map_or(0.0, |m| m.rarity(word));
+        }
+        // A word no post has but the language holds common (`set`, `team`)
+        // says nothing of the topic, as in the ranking by words.
+        if df == 0 && ranking.model().is_some_and(|m| m.pieces(word) == 1) {
+            return 0.0;
         }
         ((n as f32 + 1.0) / (df as f32 + 0.5)).ln()
     }
