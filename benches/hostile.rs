@@ -129,7 +129,8 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
 }
 
 /// B11: the agent under ~20 % faulty Graph, chat and embeddings answers.
-pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
+/// `long_after`: also reads RSS and descriptors 100 s after (not in the smoke run).
+pub async fn b11(http: &reqwest::Client, n: usize, long_after: bool) -> Row {
     let (graph, openai) = fakes().await;
     openai.chat_by_round(super::two_rounds());
     openai.chat_chaos(20);
@@ -160,7 +161,9 @@ pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
     let peak = svc.peak_rss_mb();
     tokio::time::sleep(Duration::from_secs(15)).await;
     let (rss_after, fds_after) = (svc.rss_mb(), svc.open_fds());
-    tokio::time::sleep(Duration::from_secs(85)).await;
+    if long_after {
+        tokio::time::sleep(Duration::from_secs(85)).await;
+    }
     let (rss_later, fds_later) = (svc.rss_mb(), svc.open_fds());
     let server_errors = answers
         .iter()
@@ -185,10 +188,11 @@ pub async fn b11(http: &reqwest::Client, n: usize) -> Row {
             "agent, ~20 % of Graph, chat and embeddings answers faulty (500, 429, hang, truncated, 20 MB, drip; embeddings also 2.5 s late), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
         ),
         figures: format!(
-            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB 100 s after; open fds {fds_before} / {fds_after} / {fds_later}",
+            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
             svc.panics(),
             n as f64 / wall.as_secs_f64(),
-            (rss_after / rss_before - 1.0) * 100.0
+            (rss_after / rss_before - 1.0) * 100.0,
+            if long_after { 100 } else { 15 },
         ),
     }
 }

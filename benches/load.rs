@@ -705,7 +705,7 @@ fn main() {
             rows.extend(hostile::b9(&http, if quick { 40 } else { 400 }).await);
         }
         if want("B11") {
-            rows.push(hostile::b11(&http, if quick { 300 } else { 10_000 }).await);
+            rows.push(hostile::b11(&http, if quick { 300 } else { 10_000 }, !quick).await);
         }
         if want("B10") {
             rows.push(slow_clients::b10(&http, n).await);
