@@ -358,7 +358,7 @@ impl Orchestrator {
             Ok(Ok(posts)) => {
                 findings.answered(Source::Posts);
                 findings.add_posts(posts);
-                if self.deps.llm.embeddings_configured() {
+                if self.deps.posts.embedder() != crate::posts::Embedder::None {
                     findings.degrade(Degraded::PostsLexicalOnly);
                 }
             }

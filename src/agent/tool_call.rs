@@ -124,7 +124,7 @@ pub(super) struct Traced<'e> {
     /// The call's arguments, kept when the run reports payloads.
     arguments: Option<Value>,
     /// Its results' titles or ids, likewise.
-    results: std::sync::Mutex<Option<Vec<String>>>,
+    results: Option<Vec<String>>,
 }
 
 impl<'e> Traced<'e> {
@@ -144,7 +144,7 @@ impl<'e> Traced<'e> {
             started: Instant::now(),
             events,
             arguments: None,
-            results: std::sync::Mutex::default(),
+            results: None,
         }
     }
 
@@ -187,10 +187,7 @@ impl<'e> Traced<'e> {
             ctx.findings.degrade(reason);
         }
         if self.events.payloads() {
-            let summary = ctx.findings.summary(tool.source(), answered.refs());
-            if let Ok(mut results) = self.results.lock() {
-                *results = Some(summary);
-            }
+            self.results = Some(ctx.findings.summary(tool.source(), answered.refs()));
         }
         self.answered(count);
         Called::Answered(answered)
@@ -203,10 +200,9 @@ impl<'e> Traced<'e> {
         self.span
             .in_scope(|| tracing::debug!(tool, count, elapsed_ms, "tool call done"));
         if let Some(arguments) = &self.arguments {
-            let results = self.results.lock().ok().and_then(|r| r.clone());
             // `log.payloads` (development): user text, on purpose.
             self.span.in_scope(|| {
-                tracing::debug!(tool, arguments = %arguments, results = ?results, "tool call payload")
+                tracing::debug!(tool, arguments = %arguments, results = ?self.results, "tool call payload")
             });
         }
         self.emit(None, count, elapsed_ms);
@@ -229,7 +225,7 @@ impl<'e> Traced<'e> {
             count,
             elapsed_ms,
             arguments: self.arguments.clone(),
-            results: self.results.lock().ok().and_then(|mut r| r.take()),
+            results: self.results.clone(),
         });
     }
 

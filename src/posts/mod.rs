@@ -194,11 +194,11 @@ impl PostIndex {
     pub fn relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
         let ranking = self.store.ranking();
         let model = ranking.model()?;
-        let (_, spread) = ranking.nearest_local(query, now_ms(), &[], 1)?;
+        let q = model.embed(query)?;
+        let (_, spread) = ranking.nearest_local_to(&q, now_ms(), &[], 1)?;
         if !relevance::tells(spread) {
             return None;
         }
-        let q = model.embed(query)?;
         Some(
             texts
                 .iter()

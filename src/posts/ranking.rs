@@ -177,8 +177,19 @@ impl Ranking {
         limit: usize,
     ) -> Option<(Scored, Spread)> {
         let vector = self.model.as_ref()?.embed(query)?;
+        self.nearest_local_to(&vector, now_ms, exclude, limit)
+    }
+
+    /// As [`Self::nearest_local`], for a vector of the local model.
+    pub fn nearest_local_to(
+        &self,
+        vector: &[f32],
+        now_ms: i64,
+        exclude: &[String],
+        limit: usize,
+    ) -> Option<(Scored, Spread)> {
         let set = self.local.read().ok()?;
-        Some(set.nearest(&vector, now_ms, exclude, limit))
+        Some(set.nearest(vector, now_ms, exclude, limit))
     }
 
     /// Posts indexed, and how many of them have a (stored) vector.
@@ -220,8 +231,11 @@ impl Ranking {
         if !write(&self.lexical).set_expiry(id, expires_at_ms) {
             write(&self.lexical).insert(id, text, expires_at_ms);
         }
-        // The text is unchanged, so is its local vector; its expiry is not.
-        self.index_local(id, text, expires_at_ms);
+        // The text is unchanged, so is its local vector (embedded again only
+        // when missing); its expiry is not.
+        if !write(&self.local).set_expiry(id, expires_at_ms) {
+            self.index_local(id, text, expires_at_ms);
+        }
         match vector {
             Vector::Keep => {}
             Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),

@@ -49,6 +49,15 @@ impl VectorSet {
         }
     }
 
+    /// Sets a held vector's expiry; false when the id has no vector.
+    pub fn set_expiry(&mut self, id: &str, expires_at_ms: Option<i64>) -> bool {
+        let Some(&slot) = self.index.get(id) else {
+            return false;
+        };
+        self.slots[slot].1 = expires_at_ms;
+        true
+    }
+
     /// Removes a vector by moving the last one into its slot.
     pub fn remove(&mut self, id: &str) {
         let Some(slot) = self.index.remove(id) else {
@@ -199,6 +208,19 @@ mod tests {
         set.insert("d".into(), None, vec![1.0, 0.1]);
         let ids = set.nearest_ids(&[2.0, 0.0], 100, &["d".to_string()], 5);
         assert_eq!(ids, vec!["a", "b"]);
+    }
+
+    #[test]
+    fn a_new_expiry_applies_without_the_vector_being_given_again() {
+        let mut set = VectorSet::default();
+        set.insert("a".into(), None, vec![1.0, 0.0]);
+        assert!(set.set_expiry("a", Some(10)));
+        assert!(!set.set_expiry("missing", Some(10)));
+        assert!(
+            set.nearest_ids(&[1.0, 0.0], 100, &[], 5).is_empty(),
+            "expired at 10"
+        );
+        assert_eq!(set.nearest_ids(&[1.0, 0.0], 5, &[], 5), ["a"]);
     }
 
     #[test]
