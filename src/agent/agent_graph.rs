@@ -102,74 +102,28 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
 /// to an LLM), over the real in-process MCP tools and a temporary post index.
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, atomic::AtomicU32};
+    use std::sync::atomic::AtomicU32;
 
     use serde_json::json;
 
     use super::*;
     use crate::{
-        contract::{PostCategory, PostMode, PostSummary},
         degraded::Degraded,
         llm::{
+            chat::Role,
             scripted::{Reply, ScriptedModel},
-            wire::Role,
         },
-        settings::Settings,
-        tools::{Caller, ToolDeps, connection::McpConnection},
+        tools::Caller,
     };
 
     use super::super::{
         events::Emitter,
         findings::{Collected, Findings},
+        test_support::{Harness, harness as harness_with},
     };
-
-    struct Harness {
-        conn: McpConnection,
-        tools: prompt::OfferedTools,
-        settings: AgentSettings,
-        _dir: tempfile::TempDir,
-    }
 
     async fn harness(max_rounds: u32) -> Harness {
         harness_with(max_rounds, 8).await
-    }
-
-    async fn harness_with(max_rounds: u32, max_tool_calls: usize) -> Harness {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("posts.db").display().to_string();
-        let env = [("LINKUP__POSTS__DB_PATH".to_owned(), db)].into();
-        let mut settings = Settings::load_from(std::path::Path::new("config"), env).unwrap();
-        settings.azure_openai.endpoint = None;
-        settings.agent.max_rounds = max_rounds;
-        settings.agent.max_tool_calls_per_round = max_tool_calls;
-        let deps = ToolDeps::build(&settings, crate::http_client().unwrap())
-            .await
-            .unwrap();
-        deps.posts
-            .upsert(vec![PostSummary {
-                id: "p-77".into(),
-                author_id: "u".into(),
-                author_name: "Kim".into(),
-                text: "Our deployment pipeline uses GitHub Actions".into(),
-                tags: vec![],
-                lat: 0.0,
-                lng: 0.0,
-                mode: PostMode::Online,
-                category: PostCategory::Question,
-                created_at: "2026-11-01T00:00:00Z".into(),
-                expires_at: "2099-01-01T00:00:00Z".into(),
-                interested_count: 0,
-                join_count: 0,
-            }])
-            .await
-            .unwrap();
-        let conn = McpConnection::open(Arc::new(deps)).await.unwrap();
-        Harness {
-            tools: prompt::OfferedTools::new(conn.tools()),
-            conn,
-            settings: settings.agent,
-            _dir: dir,
-        }
     }
 
     async fn run_with(
@@ -258,7 +212,7 @@ mod tests {
         let state = run_with(&h, &model).await.unwrap();
         assert_eq!(state.llm_calls, 2);
         assert_eq!(
-            (state.usage.prompt_tokens, state.usage.completion_tokens),
+            (state.usage.input_tokens, state.usage.output_tokens),
             (2_000, 100)
         );
         let offered = model.offered.lock().unwrap();

@@ -73,40 +73,26 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
             otel::set_strings(
                 &span,
                 "gen_ai.response.finish_reasons",
-                response
-                    .choices
-                    .iter()
-                    .filter_map(|c| c.finish_reason.clone()),
+                response.finish.map(|f| f.as_str().to_owned()),
             );
             if let Some(u) = response.usage {
-                span.record("gen_ai.usage.input_tokens", u.prompt_tokens);
-                span.record("gen_ai.usage.output_tokens", u.completion_tokens);
+                span.record("gen_ai.usage.input_tokens", u.input_tokens);
+                span.record("gen_ai.usage.output_tokens", u.output_tokens);
                 span.in_scope(|| {
                     tracing::debug!(
-                        gen_ai.usage.input_tokens = u.prompt_tokens,
-                        gen_ai.usage.output_tokens = u.completion_tokens,
+                        gen_ai.usage.input_tokens = u.input_tokens,
+                        gen_ai.usage.output_tokens = u.output_tokens,
                         "chat done"
                     );
                 });
-                ctx.events
-                    .usage(round, u.prompt_tokens, u.completion_tokens);
-                state.usage.prompt_tokens += u.prompt_tokens;
-                state.usage.completion_tokens += u.completion_tokens;
+                ctx.events.usage(round, u.input_tokens, u.output_tokens);
+                state.usage.input_tokens += u.input_tokens;
+                state.usage.output_tokens += u.output_tokens;
             }
             state.llm_calls += 1;
-            let mut message = response
-                .choices
-                .into_iter()
-                .next()
-                .map(|c| c.message)
-                .ok_or(LlmError::Malformed)?;
-            message.role = crate::llm::wire::Role::Assistant;
+            let message = response.message;
             let report = StepReport {
-                tool_calls: message
-                    .tool_calls
-                    .iter()
-                    .map(|c| c.function.name.clone())
-                    .collect(),
+                tool_calls: message.tool_calls.iter().map(|c| c.name.clone()).collect(),
             };
             state.messages.push(message);
             Ok(report)

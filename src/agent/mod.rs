@@ -14,6 +14,8 @@ mod llm_call;
 mod prompt;
 mod response;
 mod state;
+#[cfg(test)]
+mod test_support;
 mod tool_call;
 mod tool_exec;
 
@@ -33,7 +35,7 @@ pub use events::{Emitter, RunEvent};
 use crate::{
     contract::{CombinedSuggestionsResponse, RunPath, RunRecord, SuggestionsRequest},
     degraded::{Degraded, Source},
-    llm::LlmError,
+    llm::{ChatModel, LlmError},
     otel,
     runs::RunRecords,
     settings::{AgentSettings, Secret},
@@ -106,6 +108,8 @@ struct Outcome {
 /// Produces suggestions panels.
 pub struct Orchestrator {
     deps: Arc<ToolDeps>,
+    /// The chat model the agent calls (the configured Azure deployment).
+    llm: Arc<dyn ChatModel>,
     /// The process's MCP connection to the tools.
     conn: Arc<McpConnection>,
     /// The connection's tools as chat functions.
@@ -125,6 +129,12 @@ impl Orchestrator {
         self
     }
 
+    /// Calls `llm` instead of the configured Azure deployment.
+    pub fn with_model(mut self, llm: Arc<dyn ChatModel>) -> Self {
+        self.llm = llm;
+        self
+    }
+
     pub fn new(
         deps: Arc<ToolDeps>,
         conn: Arc<McpConnection>,
@@ -136,6 +146,7 @@ impl Orchestrator {
             Duration::from_millis(settings.circuit_cooldown_ms),
         );
         Self {
+            llm: Arc::new(deps.llm.clone()),
             deps,
             tools: prompt::OfferedTools::new(conn.tools()),
             conn,
@@ -244,11 +255,11 @@ impl Orchestrator {
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
     async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, outcome: &mut Outcome) {
-        let skip = if !self.deps.llm.chat_configured() {
+        let skip = if !self.llm.configured() {
             Some(Degraded::LlmUnconfigured)
         } else if self.circuit.is_open() {
             Some(Degraded::LlmCircuitOpen)
-        } else if self.deps.llm.chat_throttled() {
+        } else if self.llm.throttled() {
             // A 429's retry time has not passed: not even one call.
             Some(Degraded::from(&crate::llm::LlmError::RateLimited {
                 retry_after_secs: None,
@@ -273,7 +284,7 @@ impl Orchestrator {
         // failure's fallback makes one if it has not run, and a deadline
         // without one completes the panel by words (`posts_by_words`).
         let result = agent_graph::run(agent_graph::Args {
-            llm: &self.deps.llm,
+            llm: &*self.llm,
             call: ctx,
             tools: &self.tools,
             input,
@@ -416,3 +427,103 @@ const FALLBACK_SLOTS: usize = 32;
 /// panel). Three searches of two requests each; the fallback alone takes
 /// at most [`fallback::GRAPH_REQUESTS`].
 const GRAPH_REQUESTS_PER_PANEL: u32 = 6;
+
+/// The orchestrator over the seam: a scripted model in place of Azure.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        contract::RunPath,
+        llm::scripted::{Reply, ScriptedModel},
+    };
+
+    /// An orchestrator whose circuit opens after `threshold` failures, and
+    /// the harness whose index it reads.
+    async fn orchestrator(
+        model: &Arc<ScriptedModel>,
+        threshold: u32,
+    ) -> (Orchestrator, test_support::Harness) {
+        let h = test_support::harness(2, 8).await;
+        let mut settings = h.settings.clone();
+        settings.circuit_failure_threshold = threshold;
+        let runs_settings = crate::settings::Settings::load_from(
+            std::path::Path::new("config"),
+            Default::default(),
+        )
+        .unwrap()
+        .runs;
+        let runs = RunRecords::new(h.deps.posts.clone(), runs_settings, h.deps.metrics.clone());
+        let o = Orchestrator::new(h.deps.clone(), h.conn.clone(), settings, runs)
+            .with_model(model.clone());
+        (o, h)
+    }
+
+    async fn ask(o: &Orchestrator) -> CombinedSuggestionsResponse {
+        let input = RunInput {
+            run_id: RunInput::new_run_id(),
+            post_id: "p-new".into(),
+            text: "How do I set up a deployment pipeline?".into(),
+            tags: vec![],
+            category: None,
+            graph_token: None,
+            arrived: Instant::now(),
+        };
+        o.run(input, Emitter::default()).await
+    }
+
+    #[tokio::test]
+    async fn a_failing_model_gives_the_fallbacks_panel_and_says_why() {
+        let model = Arc::new(ScriptedModel::new([Reply::Fail(LlmError::Upstream(503))]));
+        let (o, _h) = orchestrator(&model, 5).await;
+        let response = ask(&o).await;
+        assert_eq!(response.meta.path, RunPath::Fallback);
+        assert!(response.meta.degraded.iter().any(|d| d == "llm_error"));
+        let posts: Vec<_> = response.posts.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(posts, ["p-77"], "the fallback found the post: {response:?}");
+    }
+
+    #[tokio::test]
+    async fn the_circuit_skips_the_model_after_its_threshold_until_the_cooldown() {
+        let model = Arc::new(ScriptedModel::new([
+            Reply::Fail(LlmError::Timeout),
+            Reply::Fail(LlmError::Upstream(500)),
+        ]));
+        let (o, _h) = orchestrator(&model, 2).await;
+        ask(&o).await;
+        ask(&o).await;
+        assert!(o.circuit_open());
+        let skipped = ask(&o).await;
+        assert_eq!(model.received.lock().unwrap().len(), 2, "no third call");
+        assert_eq!(skipped.meta.path, RunPath::Fallback);
+        assert!(
+            skipped
+                .meta
+                .degraded
+                .iter()
+                .any(|d| d == "llm_circuit_open")
+        );
+        assert!(!skipped.posts.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_content_filter_refusal_does_not_count_toward_the_circuit() {
+        let model = Arc::new(ScriptedModel::new([
+            Reply::Fail(LlmError::ContentFilter),
+            Reply::Fail(LlmError::ContentFilter),
+        ]));
+        let (o, _h) = orchestrator(&model, 2).await;
+        let first = ask(&o).await;
+        ask(&o).await;
+        assert!(
+            !o.circuit_open(),
+            "a refused post says nothing of the model's health"
+        );
+        assert!(
+            first
+                .meta
+                .degraded
+                .iter()
+                .any(|d| d == "llm_content_filter")
+        );
+    }
+}

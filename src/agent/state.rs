@@ -13,7 +13,7 @@ use crate::{
     degraded::Degraded,
     llm::{
         ChatModel,
-        wire::{ChatMessage, ToolDefinition, Usage},
+        chat::{Message, Role, ToolCall, ToolSpec, Usage},
     },
     tools::{GraphBudget, connection::McpConnection},
 };
@@ -30,7 +30,7 @@ pub struct Selection {
 #[derive(Default)]
 pub struct RunState {
     /// The conversation so far (system, user, assistant, tool messages).
-    pub messages: Vec<ChatMessage>,
+    pub messages: Vec<Message>,
     /// LLM rounds made.
     pub llm_calls: u32,
     /// Round cap (`agent.max_rounds`).
@@ -47,9 +47,9 @@ pub struct RunState {
 
 impl RunState {
     /// Tool calls of the last assistant message.
-    pub fn pending_tool_calls(&self) -> &[crate::llm::wire::ToolCall] {
+    pub fn pending_tool_calls(&self) -> &[ToolCall] {
         match self.messages.last() {
-            Some(m) if m.role == crate::llm::wire::Role::Assistant => &m.tool_calls,
+            Some(m) if m.role == Role::Assistant => &m.tool_calls,
             _ => &[],
         }
     }
@@ -62,7 +62,7 @@ pub struct RunCtx<'a> {
     /// The id the run's caller is registered under on the connection.
     pub session: &'a str,
     pub findings: &'a Findings,
-    pub tools: &'a [ToolDefinition],
+    pub tools: &'a [ToolSpec],
     pub max_tool_calls: usize,
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
     pub llm_deadline: Instant,

@@ -14,7 +14,7 @@ use super::{
 use crate::{
     degraded::Degraded,
     llm::LlmError,
-    llm::wire::{ChatMessage, ToolCall},
+    llm::chat::{Message, ToolCall},
 };
 
 pub const NAME: NodeName = "toolExec";
@@ -84,12 +84,10 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
                         content
                     }
                 };
-                state
-                    .messages
-                    .push(ChatMessage::tool(call.id.clone(), content));
+                state.messages.push(Message::tool(call.id.clone(), content));
             }
             Ok(StepReport {
-                tool_calls: calls.iter().map(|c| c.function.name.clone()).collect(),
+                tool_calls: calls.iter().map(|c| c.name.clone()).collect(),
             })
         })
     }
@@ -100,20 +98,20 @@ async fn execute(
     memo: &std::collections::HashMap<(String, String), Answered>,
     call: &ToolCall,
 ) -> Outcome {
-    let name = call.function.name.as_str();
+    let name = call.name.as_str();
     let traced = Traced::start(name, Some(&call.id), &ctx.events);
     let error = |content: String, invalid: bool| Outcome {
         reply: Reply::Text(content),
         invalid,
         memo_key: None,
     };
-    let offered = ctx.tools.iter().any(|t| t.function.name == name);
+    let offered = ctx.tools.iter().any(|t| t.name == name);
     let Some(tool) = Tool::named(name).filter(|_| offered) else {
         traced.failed("unknown_tool");
         let name = crate::tools::truncate(name, 64);
         return error(format!("error: unknown tool '{name}'"), true);
     };
-    let Ok(Value::Object(args)) = serde_json::from_str(&call.function.arguments) else {
+    let Ok(Value::Object(args)) = serde_json::from_str(&call.arguments) else {
         traced.failed("invalid_arguments");
         return error("error: arguments must be a JSON object".to_owned(), true);
     };

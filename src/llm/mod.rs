@@ -1,9 +1,13 @@
-//! Azure OpenAI client: chat completions and embeddings over one shared
-//! reqwest client, with an error taxonomy and no automatic retries.
+//! The LLM seam and its Azure OpenAI implementation. [`ChatModel`] speaks
+//! the agent's types ([`chat`]: messages, tool calls, usage, finish reason);
+//! [`AzureOpenAi`] maps them to Azure's wire format (`wire`, private to this
+//! module) and makes chat completions and embeddings over one shared reqwest
+//! client, with an error taxonomy and no automatic retries.
 
+pub mod chat;
 #[cfg(test)]
 pub mod scripted;
-pub mod wire;
+mod wire;
 
 use std::{
     collections::BTreeSet,
@@ -22,9 +26,8 @@ use crate::{
     settings::{AzureOpenAiSettings, ModelFamily, Secret},
     upstream::{self, BodyError},
 };
-use wire::{
-    ChatMessage, ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse,
-};
+use chat::{Completion, Message, ToolSpec};
+use wire::{ChatRequest, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse};
 
 /// Why an Azure OpenAI call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,35 +94,55 @@ impl LlmError {
 #[derive(Debug, Clone, Default)]
 pub struct ChatOptions<'a> {
     pub max_tokens: Option<u32>,
-    pub tools: &'a [wire::ToolDefinition],
+    pub tools: &'a [ToolSpec],
     pub response_format: Option<&'a serde_json::Value>,
 }
 
-/// A chat model the agent can call: the seam between the agent graph and
-/// Azure OpenAI (a scripted model drives the nodes' unit tests).
+/// A chat model the agent can call: the seam between the orchestrator and
+/// a provider, in the agent's types ([`chat`]); a scripted model drives the
+/// agent's unit tests.
 pub trait ChatModel: Send + Sync {
-    /// One chat completion at temperature 0.
+    /// One chat completion at temperature 0 (where the model takes one).
     fn chat<'a>(
         &'a self,
-        messages: &'a [ChatMessage],
+        messages: &'a [Message],
         options: ChatOptions<'a>,
-    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>>;
+    ) -> BoxFuture<'a, Result<Completion, LlmError>>;
 
     /// The model asked for (the deployment's name), as traces name it.
     fn model(&self) -> &str;
+
+    /// Whether there is a model to call at all.
+    fn configured(&self) -> bool {
+        true
+    }
+
+    /// Whether the provider asked for a pause (a 429's retry time has not
+    /// passed): a call now would be refused.
+    fn throttled(&self) -> bool {
+        false
+    }
 }
 
 impl ChatModel for AzureOpenAi {
     fn chat<'a>(
         &'a self,
-        messages: &'a [ChatMessage],
+        messages: &'a [Message],
         options: ChatOptions<'a>,
-    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+    ) -> BoxFuture<'a, Result<Completion, LlmError>> {
         Box::pin(AzureOpenAi::chat(self, messages, options))
     }
 
     fn model(&self) -> &str {
         &self.inner.chat_deployment
+    }
+
+    fn configured(&self) -> bool {
+        self.chat_configured()
+    }
+
+    fn throttled(&self) -> bool {
+        self.chat_throttled()
     }
 }
 
@@ -276,7 +299,7 @@ impl AzureOpenAi {
     /// The request for this deployment as it is known now.
     fn chat_request<'a>(
         &'a self,
-        messages: &'a [ChatMessage],
+        messages: &'a [Message],
         options: &ChatOptions<'a>,
         learned: &Learned,
     ) -> ChatRequest<'a> {
@@ -289,11 +312,11 @@ impl AzureOpenAi {
         };
         ChatRequest {
             model: self.inner.v1.then_some(self.inner.chat_deployment.as_str()),
-            messages,
+            messages: wire::Messages(messages),
             temperature: (!reasoning && takes("temperature")).then_some(0.0),
             max_completion_tokens,
             max_tokens,
-            tools: options.tools,
+            tools: wire::Tools(options.tools),
             parallel_tool_calls: (!options.tools.is_empty() && takes("parallel_tool_calls"))
                 .then_some(true),
             reasoning_effort: (reasoning && takes("reasoning_effort"))
@@ -350,12 +373,12 @@ impl AzureOpenAi {
         )
     }
 
-    /// One chat completion at temperature 0.
+    /// One chat completion at temperature 0 (a reasoning model at its default).
     pub async fn chat(
         &self,
-        messages: &[ChatMessage],
+        messages: &[Message],
         options: ChatOptions<'_>,
-    ) -> Result<ChatResponse, LlmError> {
+    ) -> Result<Completion, LlmError> {
         let started = std::time::Instant::now();
         let result = self.chat_call(messages, options).await;
         let deployment = &self.inner.chat_deployment;
@@ -368,16 +391,16 @@ impl AzureOpenAi {
         );
         if let Ok(Some(usage)) = result.as_ref().map(|r| r.usage.as_ref()) {
             self.metrics
-                .llm_tokens(deployment, usage.prompt_tokens, usage.completion_tokens);
+                .llm_tokens(deployment, usage.input_tokens, usage.output_tokens);
         }
         result
     }
 
     async fn chat_call(
         &self,
-        messages: &[ChatMessage],
+        messages: &[Message],
         options: ChatOptions<'_>,
-    ) -> Result<ChatResponse, LlmError> {
+    ) -> Result<Completion, LlmError> {
         let url = self.inner.chat_url.as_ref().ok_or(LlmError::Unconfigured)?;
         refuse_while_throttled(&self.inner.chat_limit)?;
         // A documented refusal of a parameter is learnt and the call made
@@ -402,13 +425,14 @@ impl AzureOpenAi {
             }
             break result?;
         };
-        if response.choices.is_empty() {
-            return Err(LlmError::Malformed);
-        }
-        if response.choices[0].finish_reason.as_deref() == Some("content_filter") {
+        if response
+            .choices
+            .first()
+            .is_some_and(|c| c.finish_reason.as_deref() == Some("content_filter"))
+        {
             return Err(LlmError::ContentFilter);
         }
-        Ok(response)
+        response.into_completion().ok_or(LlmError::Malformed)
     }
 
     /// Embeds each input; the result has one vector per input, in order.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{
     ChatModel, ChatOptions, LlmError,
-    wire::{ChatMessage, ChatResponse, Choice, FunctionCall, Role, ToolCall, Usage},
+    chat::{Completion, FinishReason, Message, ToolCall, Usage},
 };
 
 /// One scripted reply.
@@ -25,7 +25,7 @@ pub enum Reply {
 pub struct ScriptedModel {
     script: Mutex<VecDeque<Reply>>,
     /// The messages of every call, in order.
-    pub received: Mutex<Vec<Vec<ChatMessage>>>,
+    pub received: Mutex<Vec<Vec<Message>>>,
     /// Per call: the names of the tools offered, and whether the final
     /// answer's JSON schema was asked for.
     pub offered: Mutex<Vec<(Vec<String>, bool)>>,
@@ -55,55 +55,46 @@ impl ChatModel for ScriptedModel {
 
     fn chat<'a>(
         &'a self,
-        messages: &'a [ChatMessage],
+        messages: &'a [Message],
         options: ChatOptions<'a>,
-    ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+    ) -> BoxFuture<'a, Result<Completion, LlmError>> {
         self.received.lock().unwrap().push(messages.to_vec());
-        let names = options.tools.iter().map(|t| t.function.name.clone());
+        let names = options.tools.iter().map(|t| t.name.clone());
         self.offered
             .lock()
             .unwrap()
             .push((names.collect(), options.response_format.is_some()));
-        let usage = self.usage.map(|(prompt_tokens, completion_tokens)| Usage {
-            prompt_tokens,
-            completion_tokens,
+        let usage = self.usage.map(|(input_tokens, output_tokens)| Usage {
+            input_tokens,
+            output_tokens,
         });
         let reply = self.script.lock().unwrap().pop_front();
         Box::pin(async move {
-            let message = match reply.ok_or(LlmError::Malformed)? {
+            let (message, finish) = match reply.ok_or(LlmError::Malformed)? {
                 Reply::Fail(e) => return Err(e),
-                Reply::Text(text) => ChatMessage {
-                    role: Role::Assistant,
-                    content: Some(text),
-                    tool_calls: Vec::new(),
-                    tool_call_id: None,
-                },
-                Reply::Tools(calls) => ChatMessage {
-                    role: Role::Assistant,
-                    content: None,
-                    tool_calls: calls
+                Reply::Text(text) => (
+                    Message::assistant(Some(text), Vec::new()),
+                    FinishReason::Stop,
+                ),
+                Reply::Tools(calls) => {
+                    let calls = calls
                         .into_iter()
                         .enumerate()
                         .map(|(i, (name, args))| ToolCall {
                             id: format!("call_{i}"),
-                            kind: "function".into(),
-                            function: FunctionCall {
-                                name: name.into(),
-                                arguments: args.to_string(),
-                            },
+                            name: name.into(),
+                            arguments: args.to_string(),
                         })
-                        .collect(),
-                    tool_call_id: None,
-                },
+                        .collect();
+                    (Message::assistant(None, calls), FinishReason::ToolCalls)
+                }
             };
-            Ok(ChatResponse {
+            Ok(Completion {
+                message,
+                finish: Some(finish),
+                usage,
                 id: None,
                 model: None,
-                choices: vec![Choice {
-                    message,
-                    finish_reason: None,
-                }],
-                usage,
             })
         })
     }

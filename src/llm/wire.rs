@@ -1,94 +1,123 @@
-//! Azure OpenAI wire types: chat completions (with tools) and embeddings.
+//! Azure OpenAI wire types: chat completions (with tools) and embeddings,
+//! and their mapping from and to the seam's [`chat`] types.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-/// A chat message, as sent and as received.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChatMessage {
-    pub role: Role,
-    /// Null on assistant messages that only call tools.
-    #[serde(default)]
-    pub content: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tool_calls: Vec<ToolCall>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
-}
+use super::chat;
 
-impl ChatMessage {
-    pub fn system(content: impl Into<String>) -> Self {
-        Self::text(Role::System, content)
-    }
-    pub fn user(content: impl Into<String>) -> Self {
-        Self::text(Role::User, content)
-    }
-    pub fn tool(call_id: impl Into<String>, content: impl Into<String>) -> Self {
-        Self {
-            tool_call_id: Some(call_id.into()),
-            ..Self::text(Role::Tool, content)
-        }
-    }
-    fn text(role: Role, content: impl Into<String>) -> Self {
-        Self {
-            role,
-            content: Some(content.into()),
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-        }
+/// The conversation as Azure reads it: each message in its wire shape,
+/// borrowed from the agent's, written without building a copy.
+pub struct Messages<'a>(pub &'a [chat::Message]);
+
+impl Serialize for Messages<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|m| OutMessage {
+            role: role(m.role),
+            content: m.content.as_deref(),
+            tool_calls: ToolCalls(&m.tool_calls),
+            tool_call_id: m.tool_call_id.as_deref(),
+        }))
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
-    Tool,
+#[derive(Serialize)]
+struct OutMessage<'a> {
+    role: &'static str,
+    content: Option<&'a str>,
+    #[serde(skip_serializing_if = "ToolCalls::is_empty")]
+    tool_calls: ToolCalls<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
 }
 
-/// A function call requested by the model; `arguments` is a JSON string.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolCall {
-    pub id: String,
-    #[serde(rename = "type", default = "function_type")]
-    pub kind: String,
-    pub function: FunctionCall,
+fn role(role: chat::Role) -> &'static str {
+    match role {
+        chat::Role::System => "system",
+        chat::Role::User => "user",
+        chat::Role::Assistant => "assistant",
+        chat::Role::Tool => "tool",
+    }
 }
 
-fn function_type() -> String {
-    "function".to_owned()
+struct ToolCalls<'a>(&'a [chat::ToolCall]);
+
+impl ToolCalls<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FunctionCall {
-    pub name: String,
-    pub arguments: String,
+impl Serialize for ToolCalls<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| OutToolCall {
+            id: &c.id,
+            kind: "function",
+            function: OutFunction {
+                name: &c.name,
+                arguments: &c.arguments,
+            },
+        }))
+    }
 }
 
-/// A tool offered to the model.
-#[derive(Debug, Clone, Serialize)]
-pub struct ToolDefinition {
+#[derive(Serialize)]
+struct OutToolCall<'a> {
+    id: &'a str,
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub function: FunctionDefinition,
+    kind: &'static str,
+    function: OutFunction<'a>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct FunctionDefinition {
-    pub name: String,
-    pub description: String,
-    pub parameters: Value,
+#[derive(Serialize)]
+struct OutFunction<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+/// The tools offered, as Azure reads them.
+pub struct Tools<'a>(pub &'a [chat::ToolSpec]);
+
+impl Tools<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Tools<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|t| OutTool {
+            kind: "function",
+            function: OutFunctionDefinition {
+                name: &t.name,
+                description: &t.description,
+                parameters: &t.parameters,
+            },
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct OutTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: OutFunctionDefinition<'a>,
+}
+
+#[derive(Serialize)]
+struct OutFunctionDefinition<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
 }
 
 /// Body of `POST .../chat/completions`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Serialize)]
 pub struct ChatRequest<'a> {
     /// The deployment (v1 API only: the dated API names it in the path).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<&'a str>,
-    pub messages: &'a [ChatMessage],
+    pub messages: Messages<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,8 +125,8 @@ pub struct ChatRequest<'a> {
     /// Only for a deployment that refused `max_completion_tokens`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub tools: &'a [ToolDefinition],
+    #[serde(skip_serializing_if = "Tools::is_empty")]
+    pub tools: Tools<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parallel_tool_calls: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,9 +151,32 @@ pub struct ChatResponse {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Choice {
-    pub message: ChatMessage,
+    pub message: InMessage,
     #[serde(default)]
     pub finish_reason: Option<String>,
+}
+
+/// The assistant message of a choice.
+#[derive(Debug, Clone, Deserialize)]
+pub struct InMessage {
+    /// Null on a message that only calls tools.
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub tool_calls: Vec<InToolCall>,
+}
+
+/// A function call requested by the model; `arguments` is a JSON string.
+#[derive(Debug, Clone, Deserialize)]
+pub struct InToolCall {
+    pub id: String,
+    pub function: InFunction,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct InFunction {
+    pub name: String,
+    pub arguments: String,
 }
 
 /// Token accounting of one call.
@@ -134,6 +186,38 @@ pub struct Usage {
     pub prompt_tokens: u64,
     #[serde(default)]
     pub completion_tokens: u64,
+}
+
+impl ChatResponse {
+    /// The first choice as the agent's completion; None without one.
+    pub fn into_completion(self) -> Option<chat::Completion> {
+        let choice = self.choices.into_iter().next()?;
+        let tool_calls = choice
+            .message
+            .tool_calls
+            .into_iter()
+            .map(|c| chat::ToolCall {
+                id: c.id,
+                name: c.function.name,
+                arguments: c.function.arguments,
+            })
+            .collect();
+        Some(chat::Completion {
+            message: chat::Message::assistant(choice.message.content, tool_calls),
+            finish: choice.finish_reason.as_deref().map(|r| match r {
+                "stop" => chat::FinishReason::Stop,
+                "tool_calls" => chat::FinishReason::ToolCalls,
+                "length" => chat::FinishReason::Length,
+                _ => chat::FinishReason::Other,
+            }),
+            usage: self.usage.map(|u| chat::Usage {
+                input_tokens: u.prompt_tokens,
+                output_tokens: u.completion_tokens,
+            }),
+            id: self.id,
+            model: self.model,
+        })
+    }
 }
 
 /// Body of `POST .../embeddings`.
@@ -173,4 +257,76 @@ pub struct ErrorPayload {
     /// The request parameter the error is about (`max_tokens`, `temperature`, …).
     #[serde(default)]
     pub param: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use chat::{Message, ToolCall, ToolSpec};
+
+    #[test]
+    fn a_conversation_is_written_in_azures_shape() {
+        let messages = [
+            Message::system("sys"),
+            Message::user("post"),
+            Message::assistant(
+                None,
+                vec![ToolCall {
+                    id: "call_1".into(),
+                    name: "search_posts".into(),
+                    arguments: r#"{"query":"vpn"}"#.into(),
+                }],
+            ),
+            Message::tool("call_1", "p1 | VPN"),
+        ];
+        let tools = [ToolSpec {
+            name: "search_posts".into(),
+            description: "Posts".into(),
+            parameters: json!({"type": "object"}),
+        }];
+        let written = serde_json::to_value((Messages(&messages), Tools(&tools))).unwrap();
+        assert_eq!(
+            written,
+            json!([
+                [
+                    {"role": "system", "content": "sys"},
+                    {"role": "user", "content": "post"},
+                    {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+                        "function": {"name": "search_posts", "arguments": "{\"query\":\"vpn\"}"}}]},
+                    {"role": "tool", "content": "p1 | VPN", "tool_call_id": "call_1"}
+                ],
+                [{"type": "function", "function": {"name": "search_posts", "description": "Posts",
+                    "parameters": {"type": "object"}}}]
+            ])
+        );
+    }
+
+    #[test]
+    fn an_answer_with_tool_calls_becomes_the_agents_completion() {
+        // The shape of Azure's documented chat completion with a tool call.
+        let answer: ChatResponse = serde_json::from_value(json!({
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1,
+            "model": "gpt-4o-mini-2024-07-18",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null,
+                "message": {"role": "assistant", "content": null, "refusal": null,
+                    "tool_calls": [{"id": "call_1", "type": "function",
+                        "function": {"name": "search_m365", "arguments": "{\"query\":\"vpn\"}"}}]}}],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134}
+        }))
+        .unwrap();
+        let completion = answer.into_completion().unwrap();
+        assert_eq!(completion.finish, Some(chat::FinishReason::ToolCalls));
+        assert_eq!(completion.message.role, chat::Role::Assistant);
+        assert_eq!(completion.message.tool_calls[0].name, "search_m365");
+        assert_eq!(
+            completion.usage,
+            Some(chat::Usage {
+                input_tokens: 120,
+                output_tokens: 14
+            })
+        );
+        assert_eq!(completion.model.as_deref(), Some("gpt-4o-mini-2024-07-18"));
+    }
 }

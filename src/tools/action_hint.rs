@@ -15,7 +15,7 @@ use super::{
 use crate::{
     contract::{M365Source, McpSuggestion, PostSummary},
     degraded::Degraded,
-    llm::{ChatOptions, wire::ChatMessage},
+    llm::{ChatOptions, chat::Message},
 };
 
 /// Longest hint, in tokens.
@@ -125,8 +125,8 @@ async fn llm_hint(
         })).collect::<Vec<_>>(),
     });
     let messages = [
-        ChatMessage::system(SYSTEM_PROMPT),
-        ChatMessage::user(data.to_string()),
+        Message::system(SYSTEM_PROMPT),
+        Message::user(data.to_string()),
     ];
     let options = ChatOptions {
         max_tokens: Some(MAX_HINT_TOKENS),
@@ -137,12 +137,7 @@ async fn llm_hint(
         .chat(&messages, options)
         .await
         .map_err(|e| e.kind())?;
-    let text = response
-        .choices
-        .into_iter()
-        .next()
-        .and_then(|c| c.message.content)
-        .unwrap_or_default();
+    let text = response.message.content.unwrap_or_default();
     let line = text
         .lines()
         .map(str::trim)
