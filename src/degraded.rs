@@ -3,7 +3,12 @@
 
 use std::{borrow::Cow, fmt};
 
-use crate::{llm::LlmError, msgraph::GraphError};
+use strum::VariantArray;
+
+use crate::{
+    llm::{LlmError, LlmErrorKind},
+    msgraph::GraphErrorKind,
+};
 
 /// A source of the panel, as named in `unavailableSources`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +31,8 @@ impl Source {
     }
 }
 
-/// One reason in `meta.degraded`. Variants carrying a `kind` take it from
-/// `GraphError::kind` or `LlmError::kind` (`m365_timeout`, `embeddings_too_large`).
+/// One reason in `meta.degraded`. Variants carrying a kind name it after
+/// their prefix (`m365_timeout`, `embeddings_too_large`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Degraded {
     /// No Azure OpenAI chat deployment: the fallback served.
@@ -47,9 +52,9 @@ pub enum Degraded {
     /// No Graph token: M365 was not searched.
     M365NoToken,
     /// A Graph search failed (`m365_<kind>`).
-    M365(&'static str),
+    M365(GraphErrorKind),
     /// One of a search's two Graph requests failed (`m365_partial_<kind>`).
-    M365Partial(&'static str),
+    M365Partial(GraphErrorKind),
     /// Embeddings configured but unavailable: posts ranked by words only.
     PostsLexicalOnly,
     /// Azure's query embedding failed: the local model ranked the posts.
@@ -62,9 +67,11 @@ pub enum Degraded {
     /// replica's memory and may miss other replicas' latest writes.
     PostsStale,
     /// The query's embedding failed (`embeddings_<kind>`).
-    Embeddings(&'static str),
+    Embeddings(LlmErrorKind),
     /// The LLM could not write `generate_action_hint`'s hint (`hint_llm_<kind>`).
-    HintLlm(&'static str),
+    HintLlm(LlmErrorKind),
+    /// The LLM answered `generate_action_hint` with no hint.
+    HintLlmEmpty,
     /// A tool answered an error for this source (`<source>_tool_error`).
     ToolError(Source),
     /// A call on the in-process MCP connection failed.
@@ -114,15 +121,16 @@ impl Degraded {
             Self::ToolCallCap => fixed("tool_call_cap"),
             Self::ToolArgumentsInvalid => fixed("tool_arguments_invalid"),
             Self::M365NoToken => fixed("m365_no_token"),
-            Self::M365(kind) => Cow::Owned(format!("m365_{kind}")),
-            Self::M365Partial(kind) => Cow::Owned(format!("m365_partial_{kind}")),
+            Self::M365(kind) => Cow::Owned(format!("m365_{}", kind.as_str())),
+            Self::M365Partial(kind) => Cow::Owned(format!("m365_partial_{}", kind.as_str())),
             Self::PostsLexicalOnly => fixed("posts_lexical_only"),
             Self::PostsLocalModel => fixed("posts_local_model"),
             Self::PostsIndexError => fixed("posts_index_error"),
             Self::PostsTimeout => fixed("posts_timeout"),
             Self::PostsStale => fixed("posts_stale"),
-            Self::Embeddings(kind) => Cow::Owned(format!("embeddings_{kind}")),
-            Self::HintLlm(kind) => Cow::Owned(format!("hint_llm_{kind}")),
+            Self::Embeddings(kind) => Cow::Owned(format!("embeddings_{}", kind.as_str())),
+            Self::HintLlm(kind) => Cow::Owned(format!("hint_llm_{}", kind.as_str())),
+            Self::HintLlmEmpty => fixed("hint_llm_empty_answer"),
             Self::ToolError(source) => Cow::Owned(format!("{}_tool_error", source.as_str())),
             Self::McpCallFailed => fixed("mcp_call_failed"),
             Self::Deadline => fixed("deadline"),
@@ -147,12 +155,15 @@ impl Degraded {
             Self::PostsStale,
             Self::McpCallFailed,
             Self::Deadline,
+            Self::HintLlmEmpty,
         ];
         all.extend([RateLimited, ContentFilter, Timeout, TooLarge, Error].map(Self::Llm));
-        all.extend(GraphError::KINDS.map(Self::M365));
-        all.extend(GraphError::KINDS.map(Self::M365Partial));
-        all.extend(LlmError::KINDS.map(Self::Embeddings));
-        all.extend(LlmError::KINDS.map(Self::HintLlm));
+        let graph = GraphErrorKind::VARIANTS.iter().copied();
+        all.extend(graph.clone().map(Self::M365));
+        all.extend(graph.map(Self::M365Partial));
+        let llm = LlmErrorKind::VARIANTS.iter().copied();
+        all.extend(llm.clone().map(Self::Embeddings));
+        all.extend(llm.map(Self::HintLlm));
         // M365's tool errors are its Graph failures (`m365_<kind>`).
         all.extend([Source::Posts, Source::ActionHint].map(Self::ToolError));
         all
@@ -184,9 +195,12 @@ mod tests {
             .expect("the README has the reasons table");
         let kinds = |pattern: &str| -> Vec<String> {
             let all: Vec<&str> = if pattern.starts_with("m365_") {
-                GraphError::KINDS.to_vec()
+                GraphErrorKind::VARIANTS
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect()
             } else {
-                LlmError::KINDS.to_vec()
+                LlmErrorKind::VARIANTS.iter().map(|k| k.as_str()).collect()
             };
             all.iter().map(|k| pattern.replace("<kind>", k)).collect()
         };
@@ -227,6 +241,9 @@ mod tests {
         });
         assert_eq!(d.wire(), "llm_rate_limited");
         assert_eq!(Degraded::from(&LlmError::Upstream(502)).wire(), "llm_error");
-        assert_eq!(Degraded::M365("timeout").wire(), "m365_timeout");
+        assert_eq!(
+            Degraded::M365(GraphErrorKind::Timeout).wire(),
+            "m365_timeout"
+        );
     }
 }

@@ -94,7 +94,7 @@ async fn migrate_posts(settings: &Settings, args: &[String]) -> ExitCode {
         match (arg.as_str(), args.next()) {
             ("--from", Some(v)) => from = v.strip_prefix("sqlite:").map(std::path::PathBuf::from),
             ("--to", Some(v)) => {
-                to = Some(Secret::new(
+                to = Some(Secret::from(
                     v.strip_prefix("postgres:")
                         .filter(|r| !r.starts_with("//"))
                         .unwrap_or(v),

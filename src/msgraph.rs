@@ -56,31 +56,45 @@ pub enum GraphError {
     TooLarge,
 }
 
-impl GraphError {
-    /// Every [`kind`](Self::kind).
-    pub const KINDS: [&'static str; 8] = [
-        "unauthorized",
-        "forbidden",
-        "rate_limited",
-        "upstream_error",
-        "timeout",
-        "unreachable",
-        "malformed_response",
-        "too_large",
-    ];
+/// A [`GraphError`]'s kind, named as `meta.degraded` (`m365_<kind>`), logs
+/// and metrics name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum GraphErrorKind {
+    Unauthorized,
+    Forbidden,
+    RateLimited,
+    UpstreamError,
+    Timeout,
+    Unreachable,
+    MalformedResponse,
+    TooLarge,
+}
 
-    /// Short machine-readable kind, used in `meta.degraded` (`m365_<kind>`) and logs.
-    pub fn kind(&self) -> &'static str {
+impl GraphErrorKind {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl GraphError {
+    /// What kind of failure it is.
+    pub fn kind(&self) -> GraphErrorKind {
         match self {
-            Self::Unauthorized => "unauthorized",
-            Self::Forbidden => "forbidden",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::Upstream(_) => "upstream_error",
-            Self::Timeout => "timeout",
-            Self::Connect => "unreachable",
-            Self::Malformed => "malformed_response",
-            Self::TooLarge => "too_large",
+            Self::Unauthorized => GraphErrorKind::Unauthorized,
+            Self::Forbidden => GraphErrorKind::Forbidden,
+            Self::RateLimited { .. } => GraphErrorKind::RateLimited,
+            Self::Upstream(_) => GraphErrorKind::UpstreamError,
+            Self::Timeout => GraphErrorKind::Timeout,
+            Self::Connect => GraphErrorKind::Unreachable,
+            Self::Malformed => GraphErrorKind::MalformedResponse,
+            Self::TooLarge => GraphErrorKind::TooLarge,
         }
+    }
+
+    /// The kind's name.
+    pub fn kind_str(&self) -> &'static str {
+        self.kind().as_str()
     }
 
     fn from_body(e: BodyError) -> Self {
@@ -201,10 +215,13 @@ impl GraphClient {
             .as_ref()
             .map_or_else(tracing::Span::none, otel::client_span);
         let call = self.search_group(token, caller, query, entity_types);
-        let result = otel::traced(span, call, GraphError::kind).await;
+        let result = otel::traced(span, call, GraphError::kind_str).await;
         let seconds = started.elapsed().as_secs_f64();
-        self.metrics
-            .graph_call(group, metrics::outcome(&result, GraphError::kind), seconds);
+        self.metrics.graph_call(
+            group,
+            metrics::outcome(&result, GraphError::kind_str),
+            seconds,
+        );
         result
     }
 

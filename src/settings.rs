@@ -2,7 +2,7 @@
 //! the environment (`LINKUP__SECTION__KEY`, plus the TypeScript app's
 //! `AZURE_OPENAI_*` variables). Validation names the offending key.
 
-use std::{collections::HashMap, fmt, net::SocketAddr, path::PathBuf};
+use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 
 use reqwest::Url;
 use serde::Deserialize;
@@ -220,25 +220,11 @@ pub struct LogSettings {
     pub payloads: bool,
 }
 
-/// A secret string whose `Debug` never shows the value.
-#[derive(Clone, Deserialize, PartialEq, Eq)]
-#[serde(transparent)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+/// A key, token or URL with a password: its `Debug` never shows it, it is
+/// read only through [`ExposeSecret::expose_secret`], and it is zeroed when
+/// dropped.
+pub type Secret = secrecy::SecretString;
+pub use secrecy::ExposeSecret;
 
 /// A configuration problem, naming the key.
 #[derive(Debug, thiserror::Error)]
@@ -424,7 +410,12 @@ impl Settings {
             }
         }
         if self.posts.backend == PostsBackend::Postgres {
-            match self.posts.database_url.as_ref().map(|u| u.expose().trim()) {
+            match self
+                .posts
+                .database_url
+                .as_ref()
+                .map(|u| u.expose_secret().trim())
+            {
                 None | Some("") => {
                     return invalid(
                         "posts.database_url",
@@ -532,7 +523,7 @@ mod tests {
         let s = load(&[pg, ("DATABASE_URL", "postgres://u:hunter2@db/linkup")]).unwrap();
         assert_eq!(s.posts.backend, PostsBackend::Postgres);
         let url = s.posts.database_url.as_ref().unwrap();
-        assert_eq!(url.expose(), "postgres://u:hunter2@db/linkup");
+        assert_eq!(url.expose_secret(), "postgres://u:hunter2@db/linkup");
         assert!(
             !format!("{s:?}").contains("hunter2"),
             "the password is never shown"
@@ -545,7 +536,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            s.posts.database_url.unwrap().expose(),
+            s.posts.database_url.unwrap().expose_secret(),
             "postgres://b@db/two"
         );
 
@@ -584,7 +575,13 @@ mod tests {
         .unwrap();
         assert_eq!(s.azure_openai.chat_deployment, "new");
         assert_eq!(s.agent.timeout_ms, 1500);
-        assert_eq!(s.server.api_keys, vec![Secret::new("a"), Secret::new("b")]);
+        let keys: Vec<&str> = s
+            .server
+            .api_keys
+            .iter()
+            .map(|k| k.expose_secret())
+            .collect();
+        assert_eq!(keys, ["a", "b"]);
     }
 
     #[test]

@@ -319,9 +319,15 @@ mod tests {
     #[test]
     fn a_source_that_answered_once_is_not_lost_by_another_call() {
         let f = Findings::default();
-        f.lost(Source::M365, Degraded::M365("rate_limited"));
+        f.lost(
+            Source::M365,
+            Degraded::M365(crate::msgraph::GraphErrorKind::RateLimited),
+        );
         f.answered(Source::M365);
-        f.lost(Source::M365, Degraded::M365("timeout"));
+        f.lost(
+            Source::M365,
+            Degraded::M365(crate::msgraph::GraphErrorKind::Timeout),
+        );
         f.lost(Source::Posts, Degraded::PostsIndexError);
         let c = f.take();
         assert_eq!(c.reach(Source::M365), Reach::Answered);

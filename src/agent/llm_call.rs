@@ -62,9 +62,9 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 Ok(r) => r,
                 Err(e) => {
                     span.in_scope(|| {
-                        tracing::warn!(round, error.kind = e.kind(), "LLM call failed")
+                        tracing::warn!(round, error.kind = e.kind_str(), "LLM call failed")
                     });
-                    otel::set_error(&span, e.kind());
+                    otel::set_error(&span, e.kind_str());
                     return Err(e);
                 }
             };

@@ -213,7 +213,10 @@ impl Orchestrator {
             outcome.degraded.push(Degraded::Deadline);
             // What the deadline cut is lost, not empty: say so.
             if input.graph_token.is_some() && findings.reach(Source::M365) != Reach::Answered {
-                findings.lost(Source::M365, Degraded::M365("timeout"));
+                findings.lost(
+                    Source::M365,
+                    Degraded::M365(crate::msgraph::GraphErrorKind::Timeout),
+                );
             }
             if findings.reach(Source::Posts) == Reach::NotCalled {
                 self.posts_by_words(&findings, &input).await;

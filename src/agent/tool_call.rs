@@ -54,6 +54,22 @@ impl Tool {
     }
 }
 
+/// Why a tool call failed, as its span, log line and the run's trail name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub(super) enum ToolFailure {
+    /// The model named a tool not offered.
+    UnknownTool,
+    /// The arguments were not a JSON object, or the tool rejected them.
+    InvalidArguments,
+    /// The MCP call itself failed.
+    McpError,
+    /// The tool answered an error for its source.
+    ToolError,
+    /// The tool answered no result of its type.
+    MalformedResult,
+}
+
 /// How a call ended.
 pub(super) enum Called {
     /// The tool answered; its results are in the findings.
@@ -160,7 +176,7 @@ impl<'e> Traced<'e> {
             .instrument(self.span.clone())
             .await;
         let Ok(result) = result else {
-            self.failed("mcp_error");
+            self.failed(ToolFailure::McpError);
             return Called::Failed;
         };
         let reasons = output::degraded_of(&result);
@@ -169,17 +185,17 @@ impl<'e> Traced<'e> {
             return match reasons.first() {
                 Some(reason) => {
                     ctx.findings.lost(tool.source(), *reason);
-                    self.failed("tool_error");
+                    self.failed(ToolFailure::ToolError);
                     Called::ToolError(text)
                 }
                 None => {
-                    self.failed("invalid_arguments");
+                    self.failed(ToolFailure::InvalidArguments);
                     Called::InvalidArguments(text)
                 }
             };
         }
         let Some((answered, count)) = collect(tool, result.structured_content, ctx.findings) else {
-            self.failed("malformed_result");
+            self.failed(ToolFailure::MalformedResult);
             return Called::Failed;
         };
         ctx.findings.answered(tool.source());
@@ -208,8 +224,9 @@ impl<'e> Traced<'e> {
         self.emit(None, count, elapsed_ms);
     }
 
-    /// Reports a call that failed for `kind` (or was never made).
-    pub fn failed(&self, kind: &'static str) {
+    /// Reports a call that failed for `failure` (or was never made).
+    pub fn failed(&self, failure: ToolFailure) {
+        let kind: &'static str = failure.into();
         let tool = self.tool.as_str();
         self.span
             .in_scope(|| tracing::warn!(tool, error.kind = kind, "tool call failed"));

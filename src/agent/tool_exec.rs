@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{
     graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
-    tool_call::{Answered, Called, Tool, Traced},
+    tool_call::{Answered, Called, Tool, ToolFailure, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -107,12 +107,12 @@ async fn execute(
     };
     let offered = ctx.tools.iter().any(|t| t.name == name);
     let Some(tool) = Tool::named(name).filter(|_| offered) else {
-        traced.failed("unknown_tool");
+        traced.failed(ToolFailure::UnknownTool);
         let name = crate::tools::truncate(name, 64);
         return error(format!("error: unknown tool '{name}'"), true);
     };
     let Ok(Value::Object(args)) = serde_json::from_str(&call.arguments) else {
-        traced.failed("invalid_arguments");
+        traced.failed(ToolFailure::InvalidArguments);
         return error("error: arguments must be a JSON object".to_owned(), true);
     };
     let key = (name.to_owned(), Value::Object(args.clone()).to_string());

@@ -25,7 +25,7 @@ use crate::{
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},
     settings::Secret,
     tools::{
-        Panels, SuggestionTools,
+        InvalidRequest, Panels, SuggestionTools,
         http::{self as door, CappedSessions},
     },
 };
@@ -115,7 +115,7 @@ impl Panels for OrchestratorPanels {
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
-    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, String>> {
+    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, InvalidRequest>> {
         Box::pin(async move {
             let req = validate::suggestions(request).map_err(explain)?;
             let input = RunInput::for_request(req, graph_token, Instant::now());
@@ -124,13 +124,13 @@ impl Panels for OrchestratorPanels {
     }
 }
 
-/// A validation error as one line naming its field.
-fn explain(e: ApiError) -> String {
-    match &e {
-        ApiError::Invalid {
-            message,
-            field: Some(field),
-        } if !message.contains(field.as_str()) => format!("{field}: {message}"),
-        _ => e.to_string(),
+/// A validation error, with its field.
+fn explain(e: ApiError) -> InvalidRequest {
+    match e {
+        ApiError::Invalid { message, field } => InvalidRequest { field, message },
+        e => InvalidRequest {
+            field: None,
+            message: e.to_string(),
+        },
     }
 }

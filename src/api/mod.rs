@@ -12,6 +12,7 @@ mod strict_json;
 mod suggestions;
 mod validate;
 
+use secrecy::ExposeSecret;
 use std::{sync::Arc, time::Duration};
 
 use axum::{
@@ -221,7 +222,7 @@ async fn require_api_key(State(state): State<AppState>, req: Request, next: Next
         .unwrap_or_default();
     // Every key is compared, in constant time for keys of the given length.
     let matched = keys.iter().fold(subtle::Choice::from(0), |found, k| {
-        found | k.expose().as_bytes().ct_eq(given)
+        found | k.expose_secret().as_bytes().ct_eq(given)
     });
     if bool::from(matched) {
         next.run(req).await

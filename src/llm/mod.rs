@@ -9,6 +9,7 @@ pub mod chat;
 pub mod scripted;
 mod wire;
 
+use secrecy::ExposeSecret;
 use std::{
     collections::BTreeSet,
     sync::{Arc, Mutex},
@@ -58,35 +59,49 @@ pub enum LlmError {
     TooLarge,
 }
 
-impl LlmError {
-    /// Every [`kind`](Self::kind).
-    pub const KINDS: [&'static str; 10] = [
-        "unconfigured",
-        "unauthorized",
-        "rate_limited",
-        "content_filter",
-        "bad_request",
-        "upstream_error",
-        "timeout",
-        "unreachable",
-        "malformed_response",
-        "too_large",
-    ];
+/// An [`LlmError`]'s kind, named as logs, metrics and `meta.degraded`
+/// (`embeddings_<kind>`, `hint_llm_<kind>`) name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum LlmErrorKind {
+    Unconfigured,
+    Unauthorized,
+    RateLimited,
+    ContentFilter,
+    BadRequest,
+    UpstreamError,
+    Timeout,
+    Unreachable,
+    MalformedResponse,
+    TooLarge,
+}
 
-    /// Short machine-readable kind for logs and `meta.degraded`.
-    pub fn kind(&self) -> &'static str {
+impl LlmErrorKind {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+impl LlmError {
+    /// What kind of failure it is.
+    pub fn kind(&self) -> LlmErrorKind {
         match self {
-            Self::Unconfigured => "unconfigured",
-            Self::Unauthorized => "unauthorized",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::ContentFilter => "content_filter",
-            Self::BadRequest(_) | Self::Unsupported { .. } => "bad_request",
-            Self::Upstream(_) => "upstream_error",
-            Self::Timeout => "timeout",
-            Self::Connect => "unreachable",
-            Self::Malformed => "malformed_response",
-            Self::TooLarge => "too_large",
+            Self::Unconfigured => LlmErrorKind::Unconfigured,
+            Self::Unauthorized => LlmErrorKind::Unauthorized,
+            Self::RateLimited { .. } => LlmErrorKind::RateLimited,
+            Self::ContentFilter => LlmErrorKind::ContentFilter,
+            Self::BadRequest(_) | Self::Unsupported { .. } => LlmErrorKind::BadRequest,
+            Self::Upstream(_) => LlmErrorKind::UpstreamError,
+            Self::Timeout => LlmErrorKind::Timeout,
+            Self::Connect => LlmErrorKind::Unreachable,
+            Self::Malformed => LlmErrorKind::MalformedResponse,
+            Self::TooLarge => LlmErrorKind::TooLarge,
         }
+    }
+
+    /// The kind's name.
+    pub fn kind_str(&self) -> &'static str {
+        self.kind().as_str()
     }
 }
 
@@ -386,7 +401,7 @@ impl AzureOpenAi {
         self.metrics.llm_call(
             "chat",
             deployment,
-            metrics::outcome(&result, LlmError::kind),
+            metrics::outcome(&result, LlmError::kind_str),
             seconds,
         );
         if let Ok(Some(usage)) = result.as_ref().map(|r| r.usage.as_ref()) {
@@ -447,11 +462,11 @@ impl AzureOpenAi {
             gen_ai.provider.name = otel::PROVIDER,
             gen_ai.request.model = model,
         );
-        let result = otel::traced(span, self.embed_call(inputs), LlmError::kind).await;
+        let result = otel::traced(span, self.embed_call(inputs), LlmError::kind_str).await;
         self.metrics.llm_call(
             "embeddings",
             &self.inner.embedding_deployment,
-            metrics::outcome(&result, LlmError::kind),
+            metrics::outcome(&result, LlmError::kind_str),
             started.elapsed().as_secs_f64(),
         );
         result
@@ -505,7 +520,7 @@ impl AzureOpenAi {
                 .inner
                 .api_key
                 .as_ref()
-                .map(Secret::expose)
+                .map(ExposeSecret::expose_secret)
                 .unwrap_or_default();
             let response = self
                 .inner
@@ -541,7 +556,7 @@ impl AzureOpenAi {
                 .unwrap_or_default();
             Err(status_error(status, retry_after_secs, &body))
         };
-        otel::traced(otel::client_span(url), call, LlmError::kind).await
+        otel::traced(otel::client_span(url), call, LlmError::kind_str).await
     }
 }
 

@@ -21,7 +21,7 @@ use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 use crate::{
     contract::PostSummary,
     keywords::index_terms,
-    llm::{AzureOpenAi, LlmError},
+    llm::{AzureOpenAi, LlmError, LlmErrorKind},
     metrics::Metrics,
     settings::{EmbedderSetting, PostsSettings},
 };
@@ -95,7 +95,7 @@ pub struct PostSearch {
     pub posts: Vec<PostSummary>,
     pub lexical_only: bool,
     /// Why the query's Azure embedding failed (`LlmError::kind`), when it did.
-    pub embedding_error: Option<&'static str>,
+    pub embedding_error: Option<LlmErrorKind>,
     /// The local model ranked by meaning in place of the failed Azure one.
     pub local_stand_in: bool,
 }
@@ -386,7 +386,7 @@ impl PostIndex {
         query: &str,
         now: i64,
         exclude: &[String],
-    ) -> (Option<(Scored, vectors::Spread)>, Option<&'static str>) {
+    ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
         let ranking = self.store.ranking();
         let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
         match self.embedder {
@@ -401,7 +401,7 @@ impl PostIndex {
                 Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
                 Err(e) => {
                     tracing::warn!(
-                        error.kind = e.kind(),
+                        error.kind = e.kind_str(),
                         "query embedding failed; the local model ranks"
                     );
                     (local(), Some(e.kind()))
@@ -457,7 +457,7 @@ impl PostIndex {
                 }
                 Err(e) => {
                     tracing::warn!(
-                        error.kind = e.kind(),
+                        error.kind = e.kind_str(),
                         pending = batch.len(),
                         "post embedding deferred"
                     );

@@ -8,6 +8,7 @@
 //! reconnection or a late start loses nothing. The schema is versioned and
 //! applied at start-up by whichever replica comes first.
 
+use secrecy::ExposeSecret;
 use std::{
     collections::HashMap,
     hash::{BuildHasher, RandomState},
@@ -127,7 +128,7 @@ impl Store {
             .database_url
             .as_ref()
             .ok_or_else(|| PostIndexError::Open("posts.database_url is not set".into()))?;
-        let mut config: tokio_postgres::Config = url.expose().parse().map_err(|_| {
+        let mut config: tokio_postgres::Config = url.expose_secret().parse().map_err(|_| {
             PostIndexError::Open("posts.database_url is not a PostgreSQL connection URL".into())
         })?;
         if config.get_connect_timeout().is_none() {

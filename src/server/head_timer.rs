@@ -312,4 +312,95 @@ mod tests {
 
         assert!(futures::poll!(sleep.as_mut()).is_ready(), "1 s after `G`");
     }
+
+    /// A [`HeadTimer`] that notes what hyper asks of it.
+    #[derive(Clone)]
+    struct Recording {
+        inner: HeadTimer,
+        asked: Arc<std::sync::Mutex<Vec<&'static str>>>,
+    }
+
+    impl Recording {
+        fn asked(&self) -> Vec<&'static str> {
+            self.asked.lock().unwrap().clone()
+        }
+
+        /// What hyper asked, once it asked `n` things (or after 5 s).
+        async fn asked_after(&self, n: usize) -> Vec<&'static str> {
+            for _ in 0..500 {
+                if self.asked().len() >= n {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            self.asked()
+        }
+    }
+
+    impl Timer for Recording {
+        fn sleep(&self, duration: Duration) -> Pin<Box<dyn Sleep>> {
+            self.asked.lock().unwrap().push("sleep");
+            self.inner.sleep(duration)
+        }
+
+        fn sleep_until(&self, deadline: std::time::Instant) -> Pin<Box<dyn Sleep>> {
+            self.asked.lock().unwrap().push("sleep_until");
+            self.inner.sleep_until(deadline)
+        }
+    }
+
+    async fn exchange(client: &mut tokio::io::DuplexStream) {
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 256];
+        while !answer.ends_with(b"ok") {
+            let n = client.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the connection closed");
+            answer.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    /// What this module relies on, checked against the hyper in the tree
+    /// (Cargo.toml pins the version it was verified with): an HTTP/1 server
+    /// connection asks its timer for one `sleep_until` per request head, as
+    /// soon as it is ready for that head (at accept; right after each
+    /// response, before any byte of the next), and for nothing else.
+    #[tokio::test]
+    async fn hyper_asks_one_sleep_per_request_head_when_it_is_ready_for_it() {
+        let clock = HeadClock::new();
+        let timer = Recording {
+            inner: HeadTimer::new(clock.clone(), TIMEOUTS),
+            asked: Arc::default(),
+        };
+        let (mut client, server) = tokio::io::duplex(4096);
+        let service = hyper::service::service_fn(|_request| async {
+            Ok::<_, std::convert::Infallible>(hyper::Response::new(String::from("ok")))
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(timer.clone())
+            .header_read_timeout(TIMEOUTS.header)
+            .keep_alive(true)
+            .serve_connection(
+                hyper_util::rt::TokioIo::new(ReadClock::new(server, clock)),
+                service,
+            );
+        let served = tokio::spawn(conn);
+
+        assert_eq!(timer.asked_after(1).await, ["sleep_until"], "at accept");
+        exchange(&mut client).await;
+        assert_eq!(
+            timer.asked_after(2).await,
+            ["sleep_until"; 2],
+            "right after the response, with no byte of the next head"
+        );
+        exchange(&mut client).await;
+        assert_eq!(timer.asked_after(3).await, ["sleep_until"; 3]);
+        drop(client);
+        served.await.unwrap().unwrap();
+        assert_eq!(timer.asked(), ["sleep_until"; 3], "nothing at close");
+    }
 }

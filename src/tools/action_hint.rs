@@ -95,13 +95,13 @@ pub(super) async fn run(deps: &ToolDeps, args: HintArgs) -> CallToolResult {
         let post_text = args.post_text.as_deref().unwrap_or_default();
         match llm_hint(deps, post_text, &results).await {
             Ok(h) => h,
-            Err(kind) => {
+            Err(reason) => {
                 tracing::warn!(
                     tool = "generate_action_hint",
-                    error.kind = kind,
+                    reason = %reason,
                     "hint falls back to the template"
                 );
-                degraded.push(Degraded::HintLlm(kind));
+                degraded.push(reason);
                 template_hint(top)
             }
         }
@@ -116,7 +116,7 @@ async fn llm_hint(
     deps: &ToolDeps,
     post_text: &str,
     results: &[HintResult],
-) -> Result<String, &'static str> {
+) -> Result<String, Degraded> {
     let data = json!({
         "post": truncate(post_text, 1000),
         "results": results.iter().map(|r| json!({
@@ -136,7 +136,7 @@ async fn llm_hint(
         .llm
         .chat(&messages, options)
         .await
-        .map_err(|e| e.kind())?;
+        .map_err(|e| Degraded::HintLlm(e.kind()))?;
     let text = response.message.content.unwrap_or_default();
     let line = text
         .lines()
@@ -145,7 +145,7 @@ async fn llm_hint(
         .unwrap_or_default();
     let line = line.trim_matches('"').trim();
     if line.is_empty() {
-        Err("empty_answer")
+        Err(Degraded::HintLlmEmpty)
     } else {
         Ok(truncate(line, 300))
     }

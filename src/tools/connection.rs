@@ -22,10 +22,12 @@ const PIPE_BYTES: usize = 256 * 1024;
 /// Why the MCP connection or a call on it failed (not a tool error).
 #[derive(Debug, thiserror::Error)]
 pub enum McpError {
-    #[error("MCP handshake failed: {0}")]
-    Handshake(String),
-    #[error("MCP call failed: {0}")]
-    Call(String),
+    #[error("MCP handshake failed")]
+    Handshake(#[source] Box<rmcp::service::ClientInitializeError>),
+    /// Listing the tools or calling one failed. Its message is not logged:
+    /// rmcp's can quote the arguments.
+    #[error("MCP call failed")]
+    Call(#[source] rmcp::ServiceError),
 }
 
 /// A connected MCP client; the server task ends when this is dropped.
@@ -51,11 +53,8 @@ impl McpConnection {
                 Err(e) => tracing::warn!(error.message = %e, "MCP server handshake failed"),
             }
         });
-        let client = ().serve(client_io).await.map_err(|e| McpError::Handshake(e.to_string()))?;
-        let tools = client
-            .list_all_tools()
-            .await
-            .map_err(|e| McpError::Handshake(e.to_string()))?;
+        let client = ().serve(client_io).await.map_err(|e| McpError::Handshake(Box::new(e)))?;
+        let tools = client.list_all_tools().await.map_err(McpError::Call)?;
         Ok(Self {
             client,
             server,
@@ -71,10 +70,7 @@ impl McpConnection {
 
     /// Lists the tools again (a liveness check of the connection).
     pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
-        self.client
-            .list_all_tools()
-            .await
-            .map_err(|e| McpError::Call(e.to_string()))
+        self.client.list_all_tools().await.map_err(McpError::Call)
     }
 
     /// Makes `caller` known to the server until the guard is dropped; calls
@@ -106,10 +102,7 @@ impl McpConnection {
             CallToolRequestParams::new(Cow::Owned(name.to_owned())).with_arguments(arguments);
         crate::otel::inject_into_meta(&mut meta.0);
         params.meta = Some(meta);
-        self.client
-            .call_tool(params)
-            .await
-            .map_err(|e| McpError::Call(e.to_string()))
+        self.client.call_tool(params).await.map_err(McpError::Call)
     }
 }
 

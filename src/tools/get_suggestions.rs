@@ -12,6 +12,25 @@ use crate::{
 
 pub(super) const NAME: &str = "get_suggestions";
 
+/// Why a `get_suggestions` request was refused: the field and the same
+/// message as the HTTP API's 400.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidRequest {
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for InvalidRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.field {
+            Some(field) if !self.message.contains(field.as_str()) => {
+                write!(f, "{field}: {}", self.message)
+            }
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
 /// Whole panels, as `POST /api/suggestions` answers them. The app implements
 /// it over the orchestrator (the tools cannot reach the agent otherwise: the
 /// agent is their in-process caller).
@@ -22,7 +41,7 @@ pub trait Panels: Send + Sync + 'static {
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
-    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, String>>;
+    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, InvalidRequest>>;
 }
 
 pub(super) async fn run(
@@ -36,6 +55,6 @@ pub(super) async fn run(
             let text = serde_json::to_string(&panel).ok();
             output::answered(&panel, text, &[])
         }
-        Err(message) => output::failed(format!("invalid argument: {message}"), None),
+        Err(invalid) => output::failed(format!("invalid argument: {invalid}"), None),
     }
 }

@@ -78,7 +78,7 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<Option<Secret>, NotBearer> {
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty())
-        .map(|t| Some(Secret::new(t)))
+        .map(|t| Some(Secret::from(t)))
         .ok_or(NotBearer)
 }
 

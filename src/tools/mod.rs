@@ -27,7 +27,7 @@ use rmcp::{
 };
 
 pub use action_hint::{HintArgs, fallback_hint};
-pub use get_suggestions::Panels;
+pub use get_suggestions::{InvalidRequest, Panels};
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
 pub use session::{Caller, GraphBudget, SESSION_META_KEY, SessionRegistry};

@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn degradation_survives_the_meta_round_trip() {
         let reasons = [
-            Degraded::M365Partial("rate_limited"),
+            Degraded::M365Partial(crate::msgraph::GraphErrorKind::RateLimited),
             Degraded::PostsLexicalOnly,
         ];
         let result = answered(&HintWritten { hint: None }, None, &reasons);

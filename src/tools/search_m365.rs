@@ -4,6 +4,7 @@
 
 use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
+use secrecy::ExposeSecret;
 use serde::Deserialize;
 
 use super::{
@@ -49,16 +50,16 @@ pub(super) async fn run(
         });
         return output::answered(&none, text, &[]);
     }
-    let mut found = match deps.graph.search(token.expose(), query).await {
+    let mut found = match deps.graph.search(token.expose_secret(), query).await {
         Ok(found) => found,
         Err(e) => {
             tracing::warn!(
                 tool = "search_m365",
-                error.kind = e.kind(),
+                error.kind = e.kind_str(),
                 "Graph search failed"
             );
             return output::failed(
-                format!("Microsoft Graph search failed: {}", e.kind()),
+                format!("Microsoft Graph search failed: {}", e.kind_str()),
                 Some(Degraded::M365(e.kind())),
             );
         }
@@ -72,14 +73,14 @@ pub(super) async fn run(
         .flatten()
         .filter(|_| caller.take_graph_requests(REQUESTS_PER_SEARCH));
     if let Some(broad) = broad {
-        match deps.graph.search(token.expose(), &broad).await {
+        match deps.graph.search(token.expose_secret(), &broad).await {
             Ok(more) => {
                 found = more;
                 broadened = true;
             }
             Err(e) => tracing::warn!(
                 tool = "search_m365",
-                error.kind = e.kind(),
+                error.kind = e.kind_str(),
                 "broadened Graph search failed"
             ),
         }
@@ -88,7 +89,7 @@ pub(super) async fn run(
     if let Some(e) = &found.partial {
         tracing::warn!(
             tool = "search_m365",
-            error.kind = e.kind(),
+            error.kind = e.kind_str(),
             "one Graph entity group failed"
         );
         degraded.push(Degraded::M365Partial(e.kind()));

@@ -129,7 +129,7 @@ async fn a_search_m365_query_that_finds_nothing_is_tried_again_with_its_terms_or
         ),
     ]);
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), None));
+    let session = conn.register(Caller::new(Some(Secret::from(TOKEN)), None));
     let search = |query: &'static str| {
         conn.call(session.id(), "search_m365", args(json!({ "query": query })))
     };
@@ -176,7 +176,7 @@ async fn each_tool_answers_a_typed_result() {
         .await
         .unwrap();
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
+    let session = conn.register(Caller::new(Some(Secret::from(TOKEN)), Some("p1".into())));
 
     let m365 = conn
         .call(
@@ -284,7 +284,7 @@ async fn tool_failures_are_mcp_tool_errors_with_a_short_reason() {
 async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
     let h = harness().await;
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let session = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
+    let session = conn.register(Caller::new(Some(Secret::from(TOKEN)), Some("p1".into())));
     conn.call(
         session.id(),
         "search_m365",
@@ -305,7 +305,7 @@ async fn graph_token_travels_in_the_session_not_in_tool_arguments() {
 async fn a_call_naming_no_live_session_is_refused() {
     let h = harness().await;
     let conn = McpConnection::open(h.deps.clone()).await.unwrap();
-    let registered = conn.register(Caller::new(Some(Secret::new(TOKEN)), Some("p1".into())));
+    let registered = conn.register(Caller::new(Some(Secret::from(TOKEN)), Some("p1".into())));
     let session = registered.id().to_owned();
     let answered = conn
         .call(&session, "search_posts", args(json!({"query": "x"})))
@@ -349,7 +349,7 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
         text: "deployment pipeline".into(),
         tags: vec![],
         category: None,
-        graph_token: Some(Secret::new(TOKEN)),
+        graph_token: Some(Secret::from(TOKEN)),
         arrived: tokio::time::Instant::now(),
     };
     let response = orchestrator.run(input, Emitter::default()).await;
