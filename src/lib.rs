@@ -33,6 +33,7 @@ pub mod ratelimit;
 pub mod runs;
 pub mod server;
 pub mod settings;
+pub mod store;
 pub mod telemetry;
 pub mod tools;
 pub mod upstream;
@@ -87,7 +88,7 @@ impl App {
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
         );
         let runs =
-            runs::RunRecords::new(posts.clone(), settings.runs.clone(), deps.metrics.clone());
+            runs::RunRecords::new(posts.store(), settings.runs.clone(), deps.metrics.clone());
         let run_writer = runs.spawn_writer();
         let deps = Arc::new(deps);
         let conn = McpConnection::open(deps.clone())

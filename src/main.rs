@@ -8,8 +8,8 @@ use std::{path::Path, process::ExitCode, time::Duration};
 
 use linkup_suggestions::{
     App, otel,
-    posts::copy,
     settings::{PostsBackend, PostsSettings, Secret, Settings},
+    store::copy,
     telemetry,
 };
 

@@ -1,5 +1,5 @@
-//! Run records: what each run did (`GET /api/runs/{runId}`), kept in the post
-//! index database. A run hands its record over without waiting; a writer task
+//! Run records: what each run did (`GET /api/runs/{runId}`), kept in the
+//! [`store`](crate::store). A run hands its record over without waiting; a writer task
 //! stores the records in batches, off the request path, and purges those past
 //! their retention (`runs.retention_days`, `runs.failed_retention_days`) or
 //! beyond `runs.max_records`.
@@ -14,8 +14,8 @@ use tokio::sync::Notify;
 use crate::{
     contract::RunRecord,
     metrics::Metrics,
-    posts::{PostIndex, PostIndexError, StoredRun},
     settings::RunsSettings,
+    store::{Store, StoreError, StoredRun, now_ms},
 };
 
 /// A batch this large is written without waiting for the next tick.
@@ -35,7 +35,7 @@ const DAY_MS: i64 = 86_400_000;
 pub struct RunRecords(Arc<Inner>);
 
 struct Inner {
-    index: PostIndex,
+    store: Arc<dyn Store>,
     settings: RunsSettings,
     metrics: Metrics,
     pending: Mutex<Vec<RunRecord>>,
@@ -46,9 +46,9 @@ struct Inner {
 }
 
 impl RunRecords {
-    pub fn new(index: PostIndex, settings: RunsSettings, metrics: Metrics) -> Self {
+    pub fn new(store: Arc<dyn Store>, settings: RunsSettings, metrics: Metrics) -> Self {
         Self(Arc::new(Inner {
-            index,
+            store,
             settings,
             metrics,
             pending: Mutex::default(),
@@ -74,19 +74,15 @@ impl RunRecords {
     }
 
     /// A run's record, written or still waiting; None when unknown or purged.
-    pub async fn get(&self, run_id: &str) -> Result<Option<RunRecord>, PostIndexError> {
+    pub async fn get(&self, run_id: &str) -> Result<Option<RunRecord>, StoreError> {
         {
             let _no_flush = self.0.flushing.lock().await;
-            let pending = self
-                .0
-                .pending
-                .lock()
-                .map_err(|_| PostIndexError::Poisoned)?;
+            let pending = self.0.pending.lock().map_err(|_| StoreError::Poisoned)?;
             if let Some(r) = pending.iter().find(|r| r.run_id == run_id) {
                 return Ok(Some(r.clone()));
             }
         }
-        let stored = self.0.index.get_run(run_id).await?;
+        let stored = self.0.store.get_run(run_id, now_ms()).await?;
         Ok(stored.and_then(|json| serde_json::from_str(&json).ok()))
     }
 
@@ -111,8 +107,8 @@ impl RunRecords {
             .collect();
         match self
             .0
-            .index
-            .put_runs(stored, self.0.settings.max_records)
+            .store
+            .put_runs(stored, now_ms(), self.0.settings.max_records)
             .await
         {
             Ok(purged) => {
@@ -146,7 +142,12 @@ impl RunRecords {
     }
 
     async fn purge(&self) {
-        match self.0.index.purge_runs(self.0.settings.max_records).await {
+        match self
+            .0
+            .store
+            .purge_runs(now_ms(), self.0.settings.max_records)
+            .await
+        {
             Ok(n) => self.0.metrics.run_records("purged", n),
             Err(e) => {
                 tracing::error!(error.kind = "post_index", error.message = %e, "run record purge failed")
@@ -179,8 +180,4 @@ impl RunRecords {
         drop(pending);
         self.0.metrics.run_records("dropped", excess);
     }
-}
-
-fn now_ms() -> i64 {
-    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }

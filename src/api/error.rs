@@ -10,6 +10,7 @@ use axum::{
 use crate::{
     contract::{ErrorBody, ErrorDetail},
     posts::PostIndexError,
+    store::StoreError,
 };
 
 /// An error answered to the caller.
@@ -44,10 +45,16 @@ pub enum ApiError {
     PostIndex(PostIndexError),
 }
 
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        PostIndexError::Store(e).into()
+    }
+}
+
 impl From<PostIndexError> for ApiError {
     fn from(e: PostIndexError) -> Self {
         match e {
-            PostIndexError::Unavailable(reason) => {
+            PostIndexError::Store(StoreError::Unavailable(reason)) => {
                 tracing::warn!(error.kind = "post_index_unavailable", error.message = %reason, "request refused");
                 Self::PostIndexUnavailable
             }

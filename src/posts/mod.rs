@@ -1,22 +1,23 @@
-//! The post index: LinkUp posts pushed to us, searched by text (BM25) and,
-//! when an embeddings deployment is configured, by meaning (hybrid fusion),
-//! in memory; stored in SQLite (one process) or PostgreSQL (shared by
-//! replicas). Expired posts are never returned and are purged periodically.
+//! The post index: LinkUp posts pushed to us, searched in memory by text
+//! (BM25) and by meaning (a local model, or Azure OpenAI's embeddings),
+//! fused. What it searches is kept by the [`store`](crate::store), which
+//! keeps the in-memory [`ranking`] in step with what it committed; this
+//! module decides what a post's searchable text is, embeds posts with Azure
+//! in the background, and ranks. Expired posts are never returned and are
+//! purged periodically.
+//!
+//! - [`ranking`]: the in-memory index (the store's `Index`): [`lexical`]
+//!   BM25, [`vectors`] for both models, loaded in bulk at start-up;
+//! - [`local_model`]: the in-process embedding model;
+//! - [`relevance`]: which candidates are related enough to show.
 
-pub mod copy;
-mod legacy;
 mod lexical;
 pub mod local_model;
-pub mod postgres;
 mod ranking;
 mod relevance;
-mod sqlite;
-mod store;
 mod vectors;
 
 use std::{sync::Arc, time::Duration};
-
-use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use crate::{
     contract::PostSummary,
@@ -24,12 +25,12 @@ use crate::{
     llm::{AzureOpenAi, LlmError, LlmErrorKind},
     metrics::Metrics,
     settings::{EmbedderSetting, PostsSettings},
+    store::{self, Store, StoreError, StoredPost, now_ms},
 };
 use local_model::{LocalModel, ModelError};
-use ranking::WordHits;
+use ranking::{Ranking, WordHits};
 use relevance::{Floors, related_by_meaning};
-use store::Store;
-pub use store::{StoredPost, StoredRun};
+pub use store::parse_time_ms;
 pub(crate) use vectors::fuse;
 
 /// Ranked ids with their score (coverage by words, or similarity).
@@ -72,17 +73,10 @@ impl Embedder {
 /// Why the post index failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PostIndexError {
-    #[error("cannot open the post index: {0}")]
-    Open(String),
     #[error("{0} (set posts.model_path, or posts.embedder = \"none\" to rank by words only)")]
     Model(#[from] ModelError),
-    #[error("post index storage error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("post index database error: {}", postgres::describe(.0))]
-    Postgres(tokio_postgres::Error),
-    /// The database is unreachable or refuses work for now (503, retry).
-    #[error("the post index database is unavailable: {0}")]
-    Unavailable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error("post index lock poisoned")]
     Poisoned,
     #[error("post index task failed")]
@@ -103,7 +97,8 @@ pub struct PostSearch {
 /// Cheap to clone; all clones share the store and the ranking.
 #[derive(Clone)]
 pub struct PostIndex {
-    store: Store,
+    store: Arc<dyn Store>,
+    ranking: Arc<Ranking>,
     llm: AzureOpenAi,
     embedder: Embedder,
     /// One embedding pass at a time: concurrent passes would embed the same rows.
@@ -143,8 +138,10 @@ impl PostIndex {
                 Some(Arc::new(model))
             }
         };
+        let ranking = Arc::new(Ranking::new(model));
         Ok(Self {
-            store: Store::open(settings, model).await?,
+            store: store::open(settings, ranking.clone()).await?,
+            ranking,
             llm,
             embedder,
             embedding: Arc::default(),
@@ -154,6 +151,11 @@ impl PostIndex {
         })
     }
 
+    /// Where the posts and run records are kept.
+    pub fn store(&self) -> Arc<dyn Store> {
+        self.store.clone()
+    }
+
     /// Which model ranks posts by meaning.
     pub fn embedder(&self) -> Embedder {
         self.embedder
@@ -161,7 +163,7 @@ impl PostIndex {
 
     /// The local model's name, when it is loaded.
     pub fn local_model(&self) -> Option<String> {
-        self.store.ranking().model().map(|m| m.name().to_owned())
+        self.ranking.model().map(|m| m.name().to_owned())
     }
 
     /// How specific a word is: among the posts, the inverse document
@@ -174,7 +176,7 @@ impl PostIndex {
         let Some(term) = index_terms(word).into_iter().next() else {
             return 0.0;
         };
-        let ranking = self.store.ranking();
+        let ranking = &self.ranking;
         let (n, df) = ranking.document_frequency(&term);
         if n < relevance::MIN_POSTS_FOR_SPREAD {
             return ranking.model().map_or(0.0, |m| m.rarity(word));
@@ -192,7 +194,7 @@ impl PostIndex {
     /// `query` (the same yardstick as [`relevance::Floors`]). None without a
     /// local model or with too few posts to tell.
     pub fn relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
-        let ranking = self.store.ranking();
+        let ranking = &self.ranking;
         let model = ranking.model()?;
         let q = model.embed(query)?;
         let (_, spread) = ranking.nearest_local_to(&q, now_ms(), &[], 1)?;
@@ -243,7 +245,7 @@ impl PostIndex {
 
     /// Deletes a post; true when it existed.
     pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
-        self.store.delete(id).await
+        Ok(self.store.delete(id).await?)
     }
 
     /// Whether searches may miss other replicas' latest writes (the shared
@@ -260,7 +262,7 @@ impl PostIndex {
 
     /// Posts indexed, and how many of them have a vector.
     pub fn counts(&self) -> (usize, usize) {
-        self.store.ranking().counts()
+        self.ranking.counts()
     }
 
     /// Logs each search's candidates and floors at debug level (`log.payloads`).
@@ -359,10 +361,9 @@ impl PostIndex {
         exclude: &[String],
         limit: usize,
     ) -> Result<WordHits, PostIndexError> {
-        let mut found =
-            self.store
-                .ranking()
-                .by_words(&index_terms(query), now, limit + exclude.len())?;
+        let mut found = self
+            .ranking
+            .by_words(&index_terms(query), now, limit + exclude.len())?;
         found.ranked.retain(|(id, _)| !exclude.contains(id));
         found.ranked.truncate(limit);
         found.sharing_rare.retain(|id| !exclude.contains(id));
@@ -375,7 +376,7 @@ impl PostIndex {
         ids: Vec<String>,
         now: i64,
     ) -> Result<Vec<PostSummary>, PostIndexError> {
-        self.store.get_many(ids, now).await
+        Ok(self.store.get_many(ids, now).await?)
     }
 
     /// Ranking by meaning, by the configured model; when Azure's query
@@ -387,7 +388,7 @@ impl PostIndex {
         now: i64,
         exclude: &[String],
     ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
-        let ranking = self.store.ranking();
+        let ranking = &self.ranking;
         let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
         match self.embedder {
             Embedder::None => (None, None),
@@ -412,27 +413,7 @@ impl PostIndex {
 
     /// Deletes expired posts; returns how many.
     pub async fn purge_expired(&self) -> Result<usize, PostIndexError> {
-        self.store.purge_expired(now_ms()).await
-    }
-
-    /// Stores run records (one transaction) and purges those past their
-    /// retention or beyond `max_records`; returns how many were purged.
-    pub async fn put_runs(
-        &self,
-        runs: Vec<StoredRun>,
-        max_records: u64,
-    ) -> Result<usize, PostIndexError> {
-        self.store.put_runs(runs, now_ms(), max_records).await
-    }
-
-    /// Purges run records past their retention or beyond `max_records`.
-    pub async fn purge_runs(&self, max_records: u64) -> Result<usize, PostIndexError> {
-        self.store.purge_runs(now_ms(), max_records).await
-    }
-
-    /// A run's record (JSON) unless unknown or past its retention.
-    pub async fn get_run(&self, run_id: &str) -> Result<Option<String>, PostIndexError> {
-        self.store.get_run(run_id, now_ms()).await
+        Ok(self.store.purge_expired(now_ms()).await?)
     }
 
     /// Embeds posts stored without a vector; returns how many got one.
@@ -579,15 +560,4 @@ fn search_text(post: &PostSummary) -> String {
     s.push(' ');
     s.push_str(post.category.as_str());
     s
-}
-
-/// Unix milliseconds of an RFC 3339 timestamp.
-pub fn parse_time_ms(s: &str) -> Option<i64> {
-    OffsetDateTime::parse(s, &Rfc3339)
-        .ok()
-        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
-}
-
-fn now_ms() -> i64 {
-    (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }

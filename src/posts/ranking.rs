@@ -1,9 +1,9 @@
 //! What a search reads, in memory, whichever the store: the posts' BM25 text
 //! index, their stored vectors (Azure OpenAI's), and the local model's
 //! vectors, computed here from the text (never stored: the model is
-//! deterministic and fast). The store keeps it in step with what it
-//! committed (SQLite: after each commit; PostgreSQL: changes applied in
-//! sequence order).
+//! deterministic and fast). It is the store's [`Index`]: the store keeps it
+//! in step with what it committed (SQLite: after each commit; PostgreSQL:
+//! changes applied in sequence order).
 
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -13,6 +13,7 @@ use super::{
     local_model::LocalModel,
     vectors::{Spread, VectorSet},
 };
+use crate::store::{Index, Loader, Vector};
 
 /// The text index and both vector sets, each behind its own lock.
 pub struct Ranking {
@@ -27,6 +28,7 @@ pub struct Ranking {
 /// texts, a thread of its own computes their local vectors: at 100,000 posts
 /// each takes about a second, so the start-up takes one, not two.
 pub struct Load {
+    ranking: Arc<Ranking>,
     lexical: Lexical,
     vectors: VectorSet,
     local: Option<LocalLoad>,
@@ -45,8 +47,8 @@ type Text = (String, String, Option<i64>);
 /// Texts sent to the embedding thread at a time.
 const LOAD_BATCH: usize = 256;
 
-impl Load {
-    pub fn insert(
+impl Loader for Load {
+    fn insert(
         &mut self,
         id: &str,
         text: &str,
@@ -69,6 +71,16 @@ impl Load {
         }
     }
 
+    fn install(mut self: Box<Self>) {
+        let local = self.finish();
+        let ranking = &self.ranking;
+        *write(&ranking.lexical) = std::mem::take(&mut self.lexical);
+        *write(&ranking.vectors) = std::mem::take(&mut self.vectors);
+        *write(&ranking.local) = local;
+    }
+}
+
+impl Load {
     /// The local vectors of every text inserted (empty without a model).
     fn finish(&mut self) -> VectorSet {
         let Some(local) = self.local.take() else {
@@ -96,8 +108,8 @@ impl Ranking {
         }
     }
 
-    /// A bulk load for [`Self::load`] (with the model, its embedding thread started).
-    pub fn loader(&self) -> Load {
+    /// A bulk load (with the model, its embedding thread started).
+    fn load(self: Arc<Self>) -> Load {
         let local = self.model.clone().map(|model| {
             let (to_embed, batches) = std::sync::mpsc::channel::<Vec<Text>>();
             let embedded = std::thread::spawn(move || {
@@ -116,18 +128,11 @@ impl Ranking {
             }
         });
         Load {
+            ranking: self,
             lexical: Lexical::default(),
             vectors: VectorSet::default(),
             local,
         }
-    }
-
-    /// Replaces everything with the posts of `load`.
-    pub fn load(&self, mut load: Load) {
-        let local = load.finish();
-        *write(&self.lexical) = load.lexical;
-        *write(&self.vectors) = load.vectors;
-        *write(&self.local) = local;
     }
 
     /// The local model, when there is one.
@@ -200,11 +205,6 @@ impl Ranking {
         )
     }
 
-    /// How many posts have a local model's vector.
-    pub fn local_count(&self) -> usize {
-        self.local.read().map_or(0, |v| v.len())
-    }
-
     /// The term statistics of the text index: posts, and the posts containing `term`.
     pub fn document_frequency(&self, term: &str) -> (usize, usize) {
         self.lexical
@@ -212,9 +212,23 @@ impl Ranking {
             .map_or((0, 0), |l| (l.len(), l.document_frequency(term)))
     }
 
+    fn index_local(&self, id: &str, text: &str, expires_at_ms: Option<i64>) {
+        let Some(model) = &self.model else { return };
+        match model.embed(text) {
+            Some(v) => write(&self.local).insert(id.to_owned(), expires_at_ms, v),
+            None => write(&self.local).remove(id),
+        }
+    }
+}
+
+impl Index for Ranking {
+    fn loader(self: Arc<Self>) -> Box<dyn Loader> {
+        Box::new(self.load())
+    }
+
     /// Adds or replaces a post's text; its vector is kept only when `vector`
     /// says so (`Keep`), replaced (`Set`) or dropped (`Drop`).
-    pub fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+    fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
         write(&self.lexical).insert(id, text, expires_at_ms);
         self.index_local(id, text, expires_at_ms);
         match vector {
@@ -227,7 +241,7 @@ impl Ranking {
     /// Updates an indexed post whose text is unchanged: its expiry, and its
     /// vector as `vector` says (far cheaper than [`Self::index`], which
     /// rewrites the postings of every term of the text).
-    pub fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+    fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
         if !write(&self.lexical).set_expiry(id, expires_at_ms) {
             write(&self.lexical).insert(id, text, expires_at_ms);
         }
@@ -244,26 +258,22 @@ impl Ranking {
     }
 
     /// Sets a post's vector.
-    pub fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
+    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
         write(&self.vectors).insert(id, expires_at_ms, vector);
     }
 
     /// Removes posts from every index.
-    pub fn remove<'a>(&self, ids: impl IntoIterator<Item = &'a str> + Clone) {
-        write(&self.lexical).remove_many(ids.clone());
+    fn remove(&self, ids: &[&str]) {
+        write(&self.lexical).remove_many(ids.iter().copied());
         let (mut vectors, mut local) = (write(&self.vectors), write(&self.local));
-        ids.into_iter().for_each(|id| {
+        ids.iter().for_each(|&id| {
             vectors.remove(id);
             local.remove(id);
         });
     }
 
-    fn index_local(&self, id: &str, text: &str, expires_at_ms: Option<i64>) {
-        let Some(model) = &self.model else { return };
-        match model.embed(text) {
-            Some(v) => write(&self.local).insert(id.to_owned(), expires_at_ms, v),
-            None => write(&self.local).remove(id),
-        }
+    fn posts(&self) -> usize {
+        self.counts().0
     }
 }
 
@@ -273,13 +283,6 @@ impl Ranking {
 pub struct WordHits {
     pub ranked: Scored,
     pub sharing_rare: Vec<String>,
-}
-
-/// What indexing a post's text does to its vector.
-pub enum Vector {
-    Keep,
-    Set(Vec<f32>),
-    Drop,
 }
 
 /// A write lock even after a panic elsewhere: both indexes stay usable (an

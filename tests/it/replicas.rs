@@ -9,7 +9,7 @@ use std::{
 };
 
 use futures::StreamExt;
-use linkup_suggestions::posts::postgres::{MigrationError, migrate};
+use linkup_suggestions::store::postgres::{MigrationError, migrate};
 use serde_json::{Value, json};
 
 use crate::support::{

@@ -1,7 +1,6 @@
-//! SQLite storage of the post index, for one process (`posts.backend =
-//! "sqlite"`, the default): one WAL database, posts as JSON with their
-//! searchable text and their embedding when known, and the in-memory ranking
-//! of them, updated under the writer's lock after each commit.
+//! The SQLite database itself: its schema, one writer and a few readers,
+//! and the posts' reads and writes (blocking; the [`Store`](super::Store)
+//! runs them on blocking threads).
 
 use std::{
     path::Path,
@@ -13,13 +12,13 @@ use std::{
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{
-    PostIndexError,
-    local_model::LocalModel,
-    ranking::{Ranking, Vector},
-    store::{PendingPost, StoredPost, StoredRun, decode, encode},
+use crate::{
+    contract::PostSummary,
+    store::{
+        Index, OpenError, PendingPost, StoreError, StoredPost, Vector,
+        records::{decode, encode},
+    },
 };
-use crate::contract::PostSummary;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS posts (
@@ -50,20 +49,22 @@ DROP TABLE IF EXISTS posts_fts;
 const READERS: usize = 4;
 
 /// Blocking access to the database: one writer, a few readers (WAL lets them
-/// read while the writer commits). Call from `spawn_blocking`.
-pub struct Store {
-    writer: Mutex<Connection>,
-    readers: Vec<Mutex<Connection>>,
-    next_reader: AtomicUsize,
-    ranking: Ranking,
+/// read while the writer commits). Call from a blocking thread ([`blocking`]).
+pub struct Db {
+    pub(super) writer: Mutex<Connection>,
+    pub(super) readers: Vec<Mutex<Connection>>,
+    pub(super) next_reader: AtomicUsize,
+    index: Arc<dyn Index>,
 }
 
-impl Store {
-    /// Opens (or creates) the database at `path` and loads the ranking,
-    /// with the local model's vectors when there is a model.
-    pub fn open(path: &Path, model: Option<Arc<LocalModel>>) -> Result<Self, PostIndexError> {
+impl Db {
+    /// Opens (or creates) the database at `path` and loads every post into `index`.
+    pub fn open(path: &Path, index: Arc<dyn Index>) -> Result<Self, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| PostIndexError::Open(e.to_string()))?;
+            std::fs::create_dir_all(dir).map_err(|source| OpenError::CreateDir {
+                path: dir.to_owned(),
+                source,
+            })?;
         }
         let mut writer = Connection::open(path)?;
         // FULL: an acknowledged write is on disk before the response leaves.
@@ -71,7 +72,7 @@ impl Store {
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=5000;",
         )?;
         writer.execute_batch(SCHEMA)?;
-        let completed = super::legacy::complete_stored_posts(&mut writer)?;
+        let completed = crate::store::legacy::complete_stored_posts(&mut writer)?;
         if completed > 0 {
             tracing::info!(
                 posts = completed,
@@ -85,8 +86,7 @@ impl Store {
                 Ok(Mutex::new(c))
             })
             .collect::<Result<_, rusqlite::Error>>()?;
-        let ranking = Ranking::new(model);
-        let mut load = ranking.loader();
+        let mut load = index.clone().loader();
         {
             let mut stmt =
                 writer.prepare("SELECT id, search_text, expires_at, embedding FROM posts")?;
@@ -98,56 +98,49 @@ impl Store {
                 load.insert(&id, &text, expires, vector);
             }
         }
-        ranking.load(load);
+        load.install();
         Ok(Self {
             writer: Mutex::new(writer),
             readers,
             next_reader: AtomicUsize::new(0),
-            ranking,
+            index,
         })
     }
 
-    /// What searches read.
-    pub fn ranking(&self) -> &Ranking {
-        &self.ranking
-    }
-
-    fn read<T>(
+    pub(super) fn read<T>(
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, PostIndexError> {
+    ) -> Result<T, StoreError> {
         let i = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
-        let conn = self.readers[i]
-            .lock()
-            .map_err(|_| PostIndexError::Poisoned)?;
+        let conn = self.readers[i].lock().map_err(|_| StoreError::Poisoned)?;
         Ok(f(&conn)?)
     }
 
-    fn write<T>(
+    pub(super) fn write<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, PostIndexError> {
-        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
+    ) -> Result<T, StoreError> {
+        let mut conn = self.writer.lock().map_err(|_| StoreError::Poisoned)?;
         Ok(f(&mut conn)?)
     }
 
-    /// `write`, then `index` brings the ranking up to date with what was
+    /// `write`, then `index` brings the index up to date with what was
     /// committed, before the writer is released: memory follows commit order.
     fn write_indexed<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-        index: impl FnOnce(&Ranking, &T),
-    ) -> Result<T, PostIndexError> {
-        let mut conn = self.writer.lock().map_err(|_| PostIndexError::Poisoned)?;
+        index: impl FnOnce(&dyn Index, &T),
+    ) -> Result<T, StoreError> {
+        let mut conn = self.writer.lock().map_err(|_| StoreError::Poisoned)?;
         let out = f(&mut conn)?;
-        index(&self.ranking, &out);
+        index(&*self.index, &out);
         Ok(out)
     }
 
     /// Inserts or replaces posts in one transaction; returns for each whether it was new.
     /// The stored vector is kept when the searchable text did not change
     /// (or replaced by the post's own, when it brings one).
-    pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, PostIndexError> {
+    pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, StoreError> {
         let committed = |conn: &mut Connection| {
             let tx = conn.transaction()?;
             let mut created = Vec::with_capacity(posts.len());
@@ -178,29 +171,29 @@ impl Store {
             tx.commit()?;
             Ok(created)
         };
-        let created = self.write_indexed(committed, |ranking, created| {
+        let created = self.write_indexed(committed, |index, created| {
             for (p, (_, has_vector)) in posts.iter().zip(created) {
                 let vector = match (&p.vector, has_vector) {
                     (Some(v), _) => Vector::Set(v.clone()),
                     (None, true) => Vector::Keep,
                     (None, false) => Vector::Drop,
                 };
-                ranking.index(&p.post.id, &p.search_text, p.expires_at_ms, vector);
+                index.index(&p.post.id, &p.search_text, p.expires_at_ms, vector);
             }
         })?;
         Ok(created.into_iter().map(|(is_new, _)| is_new).collect())
     }
 
     /// Deletes a post; true when it existed.
-    pub fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
+    pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
         self.write_indexed(
             |c| Ok(c.execute("DELETE FROM posts WHERE id = ?1", params![id])? > 0),
-            |ranking, _| ranking.remove([id]),
+            |index, _| index.remove(&[id]),
         )
     }
 
     /// Deletes posts expired at `now_ms`; returns their ids.
-    pub fn purge_expired(&self, now_ms: i64) -> Result<Vec<String>, PostIndexError> {
+    pub fn purge_expired(&self, now_ms: i64) -> Result<Vec<String>, StoreError> {
         self.write_indexed(
             |c| {
                 let mut stmt = c.prepare(
@@ -208,16 +201,14 @@ impl Store {
                 )?;
                 stmt.query_map(params![now_ms], |r| r.get(0))?.collect()
             },
-            |ranking, ids: &Vec<String>| ranking.remove(ids.iter().map(String::as_str)),
+            |index, ids: &Vec<String>| {
+                index.remove(&ids.iter().map(String::as_str).collect::<Vec<_>>())
+            },
         )
     }
 
     /// Posts by id, live at `now_ms`, in the order asked.
-    pub fn get_many(
-        &self,
-        ids: &[String],
-        now_ms: i64,
-    ) -> Result<Vec<PostSummary>, PostIndexError> {
+    pub fn get_many(&self, ids: &[String], now_ms: i64) -> Result<Vec<PostSummary>, StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT body FROM posts WHERE id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
@@ -237,11 +228,7 @@ impl Store {
 
     /// Up to `limit` stored posts after `after` (a rowid; 0 = from the
     /// start), with their vectors, in storage order; and the last rowid.
-    pub fn export(
-        &self,
-        after: i64,
-        limit: usize,
-    ) -> Result<(Vec<StoredPost>, i64), PostIndexError> {
+    pub fn export(&self, after: i64, limit: usize) -> Result<(Vec<StoredPost>, i64), StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT rowid, body, search_text, expires_at, embedding FROM posts
@@ -265,25 +252,8 @@ impl Store {
         })
     }
 
-    /// Every run record still kept at `now_ms`.
-    pub fn export_runs(&self, now_ms: i64) -> Result<Vec<StoredRun>, PostIndexError> {
-        self.read(|c| {
-            let mut stmt = c.prepare(
-                "SELECT run_id, keep_until, record FROM runs WHERE keep_until > ?1 ORDER BY seq",
-            )?;
-            stmt.query_map(params![now_ms], |r| {
-                Ok(StoredRun {
-                    run_id: r.get(0)?,
-                    keep_until_ms: r.get(1)?,
-                    record: r.get(2)?,
-                })
-            })?
-            .collect()
-        })
-    }
-
     /// Up to `limit` posts still waiting for a vector: (id, text to embed, expiry).
-    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingPost>, PostIndexError> {
+    pub fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingPost>, StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT id, search_text, expires_at FROM posts WHERE embedding IS NULL LIMIT ?1",
@@ -296,11 +266,8 @@ impl Store {
     }
 
     /// Stores vectors in one transaction, each unless its post's text changed
-    /// since it was read (then in the ranking); returns how many were stored.
-    pub fn set_embeddings(
-        &self,
-        items: Vec<(PendingPost, Vec<f32>)>,
-    ) -> Result<usize, PostIndexError> {
+    /// since it was read (then in the index); returns how many were stored.
+    pub fn set_embeddings(&self, items: Vec<(PendingPost, Vec<f32>)>) -> Result<usize, StoreError> {
         let stored: Vec<bool> = self.write_indexed(
             |c| {
                 let tx = c.transaction()?;
@@ -318,11 +285,11 @@ impl Store {
                 tx.commit()?;
                 Ok(stored)
             },
-            |ranking, stored| {
+            |index, stored| {
                 for (((id, _, expires), vector), _) in
                     items.iter().zip(stored).filter(|(_, stored)| **stored)
                 {
-                    ranking.set_vector(id.clone(), *expires, vector.clone());
+                    index.set_vector(id.clone(), *expires, vector.clone());
                 }
             },
         )?;
@@ -331,63 +298,74 @@ impl Store {
     }
 }
 
-/// Run records.
-impl Store {
-    /// Stores run records in one transaction, then purges those past their
-    /// retention at `now_ms` and the oldest beyond `max_records`; returns how
-    /// many were purged.
-    pub fn put_runs(
-        &self,
-        runs: &[StoredRun],
-        now_ms: i64,
-        max_records: u64,
-    ) -> Result<usize, PostIndexError> {
-        self.write(|c| {
-            let tx = c.transaction()?;
-            {
-                let mut insert = tx.prepare_cached(
-                    "INSERT OR REPLACE INTO runs (run_id, keep_until, record) VALUES (?1, ?2, ?3)",
-                )?;
-                for run in runs {
-                    insert.execute(params![run.run_id, run.keep_until_ms, run.record])?;
-                }
-            }
-            let purged = purge_runs(&tx, now_ms, max_records)?;
-            tx.commit()?;
-            Ok(purged)
-        })
-    }
-
-    /// Purges the records past their retention at `now_ms` and the oldest
-    /// beyond `max_records`; returns how many.
-    pub fn purge_runs(&self, now_ms: i64, max_records: u64) -> Result<usize, PostIndexError> {
-        self.write(|c| purge_runs(c, now_ms, max_records))
-    }
-
-    /// A run's record (JSON), unless unknown or past its retention at `now_ms`.
-    pub fn get_run(&self, run_id: &str, now_ms: i64) -> Result<Option<String>, PostIndexError> {
-        self.read(|c| {
-            c.prepare_cached("SELECT record FROM runs WHERE run_id = ?1 AND keep_until > ?2")?
-                .query_row(params![run_id, now_ms], |r| r.get(0))
-                .optional()
-        })
-    }
-}
-
-/// Sequence numbers grow with each insert, so the newest `max_records` are
-/// those above the newest's minus `max_records` (gaps only make it fewer).
-fn purge_runs(c: &Connection, now_ms: i64, max_records: u64) -> rusqlite::Result<usize> {
-    let expired = c.execute("DELETE FROM runs WHERE keep_until <= ?1", params![now_ms])?;
-    let excess = c.execute(
-        "DELETE FROM runs WHERE seq <= (SELECT MAX(seq) FROM runs) - ?1",
-        params![max_records as i64],
-    )?;
-    Ok(expired + excess)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
+    use crate::store::{Loader, StoredRun};
+
+    /// An index that remembers which posts it holds and which have a vector.
+    #[derive(Default)]
+    struct Held(Mutex<HashMap<String, bool>>);
+
+    impl Held {
+        fn counts(&self) -> (usize, usize) {
+            let held = self.0.lock().unwrap();
+            (held.len(), held.values().filter(|v| **v).count())
+        }
+    }
+
+    impl Index for Held {
+        fn loader(self: Arc<Self>) -> Box<dyn Loader> {
+            Box::new(Fill(self))
+        }
+        fn index(&self, id: &str, _: &str, _: Option<i64>, vector: Vector) {
+            let mut held = self.0.lock().unwrap();
+            let had = held.get(id).copied().unwrap_or(false);
+            let has = match vector {
+                Vector::Keep => had,
+                Vector::Set(_) => true,
+                Vector::Drop => false,
+            };
+            held.insert(id.to_owned(), has);
+        }
+        fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+            self.index(id, text, expires_at_ms, vector);
+        }
+        fn set_vector(&self, id: String, _: Option<i64>, _: Vec<f32>) {
+            self.0.lock().unwrap().insert(id, true);
+        }
+        fn remove(&self, ids: &[&str]) {
+            let mut held = self.0.lock().unwrap();
+            ids.iter().for_each(|id| {
+                held.remove(*id);
+            });
+        }
+        fn posts(&self) -> usize {
+            self.0.lock().unwrap().len()
+        }
+    }
+
+    /// Loads straight into the index.
+    struct Fill(Arc<Held>);
+
+    impl Loader for Fill {
+        fn insert(&mut self, id: &str, _: &str, _: Option<i64>, vector: Option<Vec<f32>>) {
+            self.0
+                .0
+                .lock()
+                .unwrap()
+                .insert(id.to_owned(), vector.is_some());
+        }
+        fn install(self: Box<Self>) {}
+    }
+
+    fn open(dir: &tempfile::TempDir) -> (Db, Arc<Held>) {
+        let held = Arc::new(Held::default());
+        let db = Db::open(&dir.path().join("posts.db"), held.clone()).unwrap();
+        (db, held)
+    }
 
     fn stored(id: &str, text: &str) -> StoredPost {
         StoredPost {
@@ -415,7 +393,7 @@ mod tests {
     #[test]
     fn a_vector_computed_for_an_older_text_is_not_stored() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db"), None).unwrap();
+        let (store, held) = open(&dir);
         store
             .upsert(&[stored("a", "first text"), stored("b", "other post")])
             .unwrap();
@@ -436,17 +414,17 @@ mod tests {
             .map(|(id, text, _)| format!("{id}:{text}"))
             .collect();
         assert_eq!(still, vec!["a:edited text"]);
-        assert_eq!(store.ranking().counts(), (2, 1), "b alone has a vector");
+        assert_eq!(held.counts(), (2, 1), "b alone has a vector");
         // Editing b's text drops its vector, in the database and in memory.
         store.upsert(&[stored("b", "other post, edited")]).unwrap();
-        assert_eq!(store.ranking().counts(), (2, 0));
+        assert_eq!(held.counts(), (2, 0));
         assert_eq!(store.pending_embeddings(10).unwrap().len(), 2);
     }
 
     #[test]
     fn run_records_are_purged_past_their_retention_and_beyond_the_cap() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("posts.db"), None).unwrap();
+        let (store, _) = open(&dir);
         let run = |id: &str, keep_until_ms| StoredRun {
             run_id: id.into(),
             keep_until_ms,

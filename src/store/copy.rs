@@ -2,9 +2,12 @@
 //! PostgreSQL store (posts with their vectors, and the run records), so a
 //! deployment moves to several replicas without re-ingesting or re-embedding.
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
-use super::{PostIndexError, now_ms, postgres, sqlite, store::blocking};
+use super::{
+    Index, Loader, OpenError, Store, StoreError, Vector, now_ms, postgres,
+    sqlite::{self, blocking},
+};
 use crate::settings::PostsSettings;
 
 /// Posts written per transaction.
@@ -26,16 +29,14 @@ pub async fn sqlite_to_postgres(
     from: &Path,
     to: &PostsSettings,
     max_runs: u64,
-) -> Result<Copied, PostIndexError> {
+) -> Result<Copied, StoreError> {
     if !from.is_file() {
-        return Err(PostIndexError::Open(format!(
-            "{}: no such SQLite file",
-            from.display()
-        )));
+        return Err(OpenError::NoSqliteFile(from.to_owned()).into());
     }
-    let path = from.to_owned();
-    let source = std::sync::Arc::new(blocking(move || sqlite::Store::open(&path, None)).await?);
-    let target = postgres::Store::open(to, None).await?;
+    let source = sqlite::Store::open(from.to_owned(), Arc::new(NoIndex))
+        .await?
+        .db();
+    let target = postgres::Store::open(to, Arc::new(NoIndex)).await?;
     let (mut copied, mut after) = (Copied::default(), 0);
     let now = now_ms();
     loop {
@@ -64,4 +65,25 @@ pub async fn sqlite_to_postgres(
         target.put_runs(chunk, now, max_runs).await?;
     }
     Ok(copied)
+}
+
+/// The copy searches nothing: neither store's posts are indexed.
+struct NoIndex;
+
+impl Index for NoIndex {
+    fn loader(self: Arc<Self>) -> Box<dyn Loader> {
+        Box::new(NoIndex)
+    }
+    fn index(&self, _: &str, _: &str, _: Option<i64>, _: Vector) {}
+    fn refresh(&self, _: &str, _: &str, _: Option<i64>, _: Vector) {}
+    fn set_vector(&self, _: String, _: Option<i64>, _: Vec<f32>) {}
+    fn remove(&self, _: &[&str]) {}
+    fn posts(&self) -> usize {
+        0
+    }
+}
+
+impl Loader for NoIndex {
+    fn insert(&mut self, _: &str, _: &str, _: Option<i64>, _: Option<Vec<f32>>) {}
+    fn install(self: Box<Self>) {}
 }

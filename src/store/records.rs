@@ -1,0 +1,59 @@
+//! What the stores write and read: posts with what the index derives from
+//! them, run records, vectors as bytes, and time as unix milliseconds. A
+//! leaf: it depends on the contract's types only.
+
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+
+use crate::contract::PostSummary;
+
+/// A post as written: the summary plus what the index derives from it.
+pub struct StoredPost {
+    pub post: PostSummary,
+    pub search_text: String,
+    pub expires_at_ms: Option<i64>,
+    /// Its vector when already known (a migration); None: kept when the
+    /// text is unchanged, else computed later.
+    pub vector: Option<Vec<f32>>,
+}
+
+/// A post waiting for its vector: (id, text to embed, expiry in unix ms).
+pub type PendingPost = (String, String, Option<i64>);
+
+/// A run record as stored: its id, JSON and when it may be purged.
+pub struct StoredRun {
+    pub run_id: String,
+    pub keep_until_ms: i64,
+    pub record: String,
+}
+
+/// What a change to a post's text does to its stored vector, as the
+/// in-memory index applies it.
+pub enum Vector {
+    Keep,
+    Set(Vec<f32>),
+    Drop,
+}
+
+/// A vector as stored: its f32 components, little-endian.
+pub fn encode(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// The vector [`encode`] stored.
+pub fn decode(blob: &[u8]) -> Vec<f32> {
+    blob.chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+/// Unix milliseconds of an RFC 3339 timestamp.
+pub fn parse_time_ms(s: &str) -> Option<i64> {
+    OffsetDateTime::parse(s, &Rfc3339)
+        .ok()
+        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+}
+
+/// Now, in unix milliseconds.
+pub fn now_ms() -> i64 {
+    (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}
