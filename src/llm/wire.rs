@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use super::chat;
+use reqwest::StatusCode;
+
+use super::{LlmError, chat};
 
 /// The conversation as Azure reads it: each message in its wire shape,
 /// borrowed from the agent's, written without building a copy.
@@ -257,6 +259,42 @@ pub struct ErrorPayload {
     /// The request parameter the error is about (`max_tokens`, `temperature`, …).
     #[serde(default)]
     pub param: Option<String>,
+}
+
+/// The failure an Azure error answer (status, `Retry-After`, body) means.
+pub fn status_error(
+    status: StatusCode,
+    retry_after_secs: Option<u64>,
+    body: &ErrorResponse,
+) -> LlmError {
+    let code = body
+        .error
+        .code
+        .as_ref()
+        .and_then(|c| c.as_str())
+        .unwrap_or_default();
+    let param = body.error.param.as_deref().filter(|p| !p.is_empty());
+    match status {
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => LlmError::Unauthorized,
+        StatusCode::TOO_MANY_REQUESTS => LlmError::RateLimited { retry_after_secs },
+        StatusCode::BAD_REQUEST if code == "content_filter" => LlmError::ContentFilter,
+        // Documented: `unsupported_parameter` / `unsupported_value` naming
+        // the parameter; older models refusing a `json_schema` format name
+        // `response_format` with another code.
+        StatusCode::BAD_REQUEST
+            if matches!(code, "unsupported_parameter" | "unsupported_value")
+                || param == Some("response_format") =>
+        {
+            match param {
+                Some(p) => LlmError::Unsupported {
+                    param: p.to_owned(),
+                },
+                None => LlmError::BadRequest(400),
+            }
+        }
+        s if s.is_client_error() => LlmError::BadRequest(s.as_u16()),
+        s => LlmError::Upstream(s.as_u16()),
+    }
 }
 
 #[cfg(test)]

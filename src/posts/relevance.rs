@@ -5,7 +5,7 @@
 //! out from the many unrelated ones by a number of standard deviations that
 //! carries from one model to another.
 
-use super::{Scored, above, vectors::Spread};
+use super::{Scored, vectors::Spread};
 
 /// Below this many posts the spread says little: the absolute floor applies
 /// (and word statistics give way to the language's, see `PostIndex::specificity`).
@@ -54,6 +54,16 @@ pub fn related_by_meaning<'a>(
             floors.min_similarity.max(best - floors.small_band)
         }
     })
+}
+
+/// Ids of the candidates scoring at least `floor(best score)`.
+pub(crate) fn above(candidates: &Scored, floor: impl Fn(f32) -> f32) -> impl Iterator<Item = &str> {
+    let best = candidates.iter().map(|(_, s)| *s).fold(0f32, f32::max);
+    let floor = floor(best);
+    candidates
+        .iter()
+        .filter(move |(_, s)| *s >= floor)
+        .map(|(id, _)| id.as_str())
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 
-use reqwest::Url;
 use serde::Deserialize;
+
+mod validate;
 
 /// Everything the service reads at start-up.
 #[derive(Debug, Clone, Deserialize)]
@@ -270,12 +271,8 @@ const LEGACY_ENV: [(&str, &str, &str); 6] = [
     ),
 ];
 
-/// Upper bound of `server.max_connections`: far above what the process's file
-/// descriptors allow, and it keeps the connection semaphore's size in range.
-const MAX_CONNECTIONS: usize = 1_000_000;
-
 /// The defaults, compiled in so the binary runs from any directory.
-const DEFAULT_TOML: &str = include_str!("../config/default.toml");
+const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
 impl Settings {
     /// Loads from `config_dir` and the process environment.
@@ -317,172 +314,12 @@ impl Settings {
         Ok(settings)
     }
 
-    fn validate(&self) -> Result<(), SettingsError> {
-        let invalid = |key, message: &str| {
-            Err(SettingsError::Invalid {
-                key,
-                message: message.to_owned(),
-            })
-        };
-        if !(1..=600_000).contains(&self.agent.timeout_ms) {
-            return invalid("agent.timeout_ms", "must be between 1 and 600000");
-        }
-        if !(1..=20).contains(&self.agent.max_rounds) {
-            return invalid("agent.max_rounds", "must be between 1 and 20");
-        }
-        if !(1..=64).contains(&self.agent.max_tool_calls_per_round) {
-            return invalid("agent.max_tool_calls_per_round", "must be between 1 and 64");
-        }
-        if self.agent.circuit_failure_threshold == 0 {
-            return invalid("agent.circuit_failure_threshold", "must be at least 1");
-        }
-        if !(1..=MAX_CONNECTIONS).contains(&self.server.max_connections) {
-            return invalid("server.max_connections", "must be between 1 and 1000000");
-        }
-        if !(1..=MAX_CONNECTIONS).contains(&self.mcp.max_sessions) {
-            return invalid("mcp.max_sessions", "must be between 1 and 1000000");
-        }
-        if !matches!(self.log.format.as_str(), "pretty" | "json") {
-            return invalid("log.format", "must be `pretty` or `json`");
-        }
-        if let Some(endpoint) = self
-            .azure_openai
-            .endpoint
-            .as_deref()
-            .filter(|e| !e.is_empty())
-        {
-            check_upstream_url("azure_openai.endpoint", endpoint)?;
-            if self.azure_openai.api_key.is_none() {
-                return invalid(
-                    "azure_openai.api_key",
-                    "is required when an endpoint is set",
-                );
-            }
-        }
-        check_upstream_url("msgraph.base_url", &self.msgraph.base_url)?;
-        for (key, value) in [
-            ("server.header_timeout_ms", self.server.header_timeout_ms),
-            ("server.idle_timeout_ms", self.server.idle_timeout_ms),
-            ("server.body_timeout_ms", self.server.body_timeout_ms),
-            (
-                "server.upstream_idle_timeout_ms",
-                self.server.upstream_idle_timeout_ms,
-            ),
-            ("mcp.session_idle_ms", self.mcp.session_idle_ms),
-            (
-                "azure_openai.chat_timeout_ms",
-                self.azure_openai.chat_timeout_ms,
-            ),
-            (
-                "azure_openai.embeddings_timeout_ms",
-                self.azure_openai.embeddings_timeout_ms,
-            ),
-            ("msgraph.timeout_ms", self.msgraph.timeout_ms),
-            ("msgraph.max_body_bytes", self.msgraph.max_body_bytes as u64),
-            (
-                "azure_openai.max_chat_body_bytes",
-                self.azure_openai.max_chat_body_bytes as u64,
-            ),
-            (
-                "azure_openai.max_embedding_body_bytes_per_input",
-                self.azure_openai.max_embedding_body_bytes_per_input as u64,
-            ),
-            ("posts.purge_interval_secs", self.posts.purge_interval_secs),
-            (
-                "posts.embed_retry_interval_secs",
-                self.posts.embed_retry_interval_secs,
-            ),
-        ] {
-            if value == 0 {
-                return invalid(key, "must be greater than 0");
-            }
-        }
-        for (key, value) in [
-            ("runs.max_records", self.runs.max_records),
-            ("runs.retention_days", u64::from(self.runs.retention_days)),
-            (
-                "runs.failed_retention_days",
-                u64::from(self.runs.failed_retention_days),
-            ),
-        ] {
-            if value == 0 {
-                return invalid(key, "must be greater than 0");
-            }
-        }
-        if self.posts.backend == PostsBackend::Postgres {
-            match self
-                .posts
-                .database_url
-                .as_ref()
-                .map(|u| u.expose_secret().trim())
-            {
-                None | Some("") => {
-                    return invalid(
-                        "posts.database_url",
-                        "is required when posts.backend is `postgres` (or set DATABASE_URL)",
-                    );
-                }
-                Some(url) if url.parse::<tokio_postgres::Config>().is_err() => {
-                    // The parser's message may quote the URL, password included.
-                    return invalid(
-                        "posts.database_url",
-                        "is not a PostgreSQL connection URL (postgres://user:password@host/db)",
-                    );
-                }
-                Some(_) => {}
-            }
-        }
-        if !(1..=100).contains(&self.posts.pool_size) {
-            return invalid("posts.pool_size", "must be between 1 and 100");
-        }
-        if !(0.0..=1.0).contains(&self.posts.min_similarity) {
-            return invalid("posts.min_similarity", "must be between 0 and 1");
-        }
-        if !["minimal", "low", "medium", "high"]
-            .contains(&self.azure_openai.reasoning_effort.as_str())
-        {
-            return invalid(
-                "azure_openai.reasoning_effort",
-                "must be `minimal`, `low`, `medium` or `high`",
-            );
-        }
-        if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {
-            return invalid(
-                "posts.embedder",
-                "is `azure` but azure_openai.endpoint is not set (use `auto` or `local`)",
-            );
-        }
-        Ok(())
-    }
-
     /// The Azure OpenAI endpoint, when one is configured.
     pub fn llm_endpoint(&self) -> Option<&str> {
         self.azure_openai
             .endpoint
             .as_deref()
             .filter(|e| !e.is_empty())
-    }
-}
-
-/// Upstreams must be https, except on loopback (tests and local fakes).
-fn check_upstream_url(key: &'static str, value: &str) -> Result<(), SettingsError> {
-    let url = Url::parse(value).map_err(|e| SettingsError::Invalid {
-        key,
-        message: format!("not a URL ({e})"),
-    })?;
-    let loopback = match url.host() {
-        Some(url::Host::Domain(d)) => d == "localhost",
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    };
-    match url.scheme() {
-        "https" => Ok(()),
-        "http" if loopback => Ok(()),
-        _ => Err(SettingsError::Invalid {
-            key,
-            message: "must be an https URL (plain http only on loopback)".to_owned(),
-        }),
     }
 }
 
@@ -648,10 +485,10 @@ mod tests {
 
     #[test]
     fn plain_http_is_accepted_on_loopback_only() {
-        assert!(check_upstream_url("k", "http://127.0.0.1:9").is_ok());
-        assert!(check_upstream_url("k", "http://localhost:9").is_ok());
-        assert!(check_upstream_url("k", "http://10.0.0.1:9").is_err());
-        assert!(check_upstream_url("k", "https://graph.microsoft.com").is_ok());
+        assert!(validate::check_upstream_url("k", "http://127.0.0.1:9").is_ok());
+        assert!(validate::check_upstream_url("k", "http://localhost:9").is_ok());
+        assert!(validate::check_upstream_url("k", "http://10.0.0.1:9").is_err());
+        assert!(validate::check_upstream_url("k", "https://graph.microsoft.com").is_ok());
     }
 
     #[test]

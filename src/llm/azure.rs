@@ -1,0 +1,348 @@
+//! Azure OpenAI, as configured: chat completions and embeddings, each
+//! deployment's rate limits, and the mapping of its answers and failures.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use futures::future::BoxFuture;
+use reqwest::StatusCode;
+use secrecy::ExposeSecret;
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::{
+    ChatModel, ChatOptions, LlmError,
+    chat::{Completion, Message},
+    family::{Learned, MAX_LEARNING_RETRIES},
+    wire::{self, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse},
+};
+use crate::{
+    metrics::{self, Metrics},
+    otel,
+    ratelimit::{self, RateLimit},
+    settings::{AzureOpenAiSettings, ModelFamily, Secret},
+    upstream::{self, BodyError},
+};
+
+impl ChatModel for AzureOpenAi {
+    fn chat<'a>(
+        &'a self,
+        messages: &'a [Message],
+        options: ChatOptions<'a>,
+    ) -> BoxFuture<'a, Result<Completion, LlmError>> {
+        Box::pin(AzureOpenAi::chat(self, messages, options))
+    }
+
+    fn model(&self) -> &str {
+        &self.inner.chat_deployment
+    }
+
+    fn configured(&self) -> bool {
+        self.chat_configured()
+    }
+
+    fn throttled(&self) -> bool {
+        self.chat_throttled()
+    }
+}
+
+/// Azure OpenAI, as configured. Cheap to clone.
+#[derive(Clone)]
+pub struct AzureOpenAi {
+    pub(super) inner: Arc<Inner>,
+    metrics: Metrics,
+}
+
+pub(super) struct Inner {
+    pub(super) http: reqwest::Client,
+    pub(super) api_key: Option<Secret>,
+    /// Parsed once; None when the endpoint or deployment is not configured.
+    pub(super) chat_url: Option<reqwest::Url>,
+    pub(super) embeddings_url: Option<reqwest::Url>,
+    pub(super) dimensions: Option<u32>,
+    pub(super) chat_timeout: Duration,
+    pub(super) embeddings_timeout: Duration,
+    pub(super) max_chat_body_bytes: usize,
+    pub(super) max_embedding_body_bytes_per_input: usize,
+    /// Deployment names, for the metrics' labels.
+    pub(super) chat_deployment: String,
+    pub(super) embedding_deployment: String,
+    /// Each deployment's rate limits (Azure OpenAI limits per deployment).
+    pub(super) chat_limit: RateLimit,
+    pub(super) embeddings_limit: RateLimit,
+    /// The v1 API: the deployment goes in the body's `model`.
+    pub(super) v1: bool,
+    pub(super) family: ModelFamily,
+    pub(super) reasoning_effort: String,
+    /// What the chat deployment turned out to take.
+    pub(super) learned: Mutex<Learned>,
+}
+
+/// Largest error body read (Azure's errors are a few hundred bytes).
+const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
+/// Room for an embeddings answer's envelope (model, usage) beside its vectors.
+const EMBEDDINGS_ENVELOPE_BYTES: usize = 4 * 1024;
+
+impl AzureOpenAi {
+    pub fn new(http: reqwest::Client, s: &AzureOpenAiSettings) -> Self {
+        let endpoint = s
+            .endpoint
+            .as_deref()
+            .filter(|e| !e.is_empty())
+            .map(|e| e.trim_end_matches('/'));
+        let v1 = s.api_version == "v1";
+        let url = |deployment: &str, op: &str| {
+            endpoint.filter(|_| !deployment.is_empty()).and_then(|e| {
+                let url = if v1 {
+                    format!("{e}/openai/v1/{op}")
+                } else {
+                    format!(
+                        "{e}/openai/deployments/{deployment}/{op}?api-version={}",
+                        s.api_version
+                    )
+                };
+                reqwest::Url::parse(&url).ok()
+            })
+        };
+        Self {
+            inner: Arc::new(Inner {
+                http,
+                api_key: s.api_key.clone(),
+                chat_url: url(&s.chat_deployment, "chat/completions"),
+                embeddings_url: url(&s.embedding_deployment, "embeddings"),
+                dimensions: Some(s.embedding_dimensions).filter(|d| *d > 0),
+                chat_timeout: Duration::from_millis(s.chat_timeout_ms),
+                embeddings_timeout: Duration::from_millis(s.embeddings_timeout_ms),
+                max_chat_body_bytes: s.max_chat_body_bytes,
+                max_embedding_body_bytes_per_input: s.max_embedding_body_bytes_per_input,
+                chat_deployment: s.chat_deployment.clone(),
+                embedding_deployment: s.embedding_deployment.clone(),
+                chat_limit: RateLimit::default(),
+                embeddings_limit: RateLimit::default(),
+                v1,
+                family: s.model_family,
+                reasoning_effort: s.reasoning_effort.clone(),
+                learned: Mutex::default(),
+            }),
+            metrics: Metrics::default(),
+        }
+    }
+
+    /// Records its calls into `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    pub fn chat_configured(&self) -> bool {
+        self.inner.chat_url.is_some()
+    }
+
+    pub fn embeddings_configured(&self) -> bool {
+        self.inner.embeddings_url.is_some()
+    }
+
+    /// Whether a 429's retry time has not passed yet for the chat deployment.
+    pub fn chat_throttled(&self) -> bool {
+        self.inner.chat_limit.throttled_for().is_some()
+    }
+
+    /// The rate-limit state (`ok`, `warning`, `throttled`) of the chat and
+    /// the embeddings deployments.
+    pub fn rate_limits(&self) -> (&'static str, &'static str) {
+        (
+            self.inner.chat_limit.state(),
+            self.inner.embeddings_limit.state(),
+        )
+    }
+
+    /// One chat completion at temperature 0 (a reasoning model at its default).
+    pub async fn chat(
+        &self,
+        messages: &[Message],
+        options: ChatOptions<'_>,
+    ) -> Result<Completion, LlmError> {
+        let started = std::time::Instant::now();
+        let result = self.chat_call(messages, options).await;
+        let deployment = &self.inner.chat_deployment;
+        let seconds = started.elapsed().as_secs_f64();
+        self.metrics.llm_call(
+            "chat",
+            deployment,
+            metrics::outcome(&result, LlmError::kind_str),
+            seconds,
+        );
+        if let Ok(Some(usage)) = result.as_ref().map(|r| r.usage.as_ref()) {
+            self.metrics
+                .llm_tokens(deployment, usage.input_tokens, usage.output_tokens);
+        }
+        result
+    }
+
+    async fn chat_call(
+        &self,
+        messages: &[Message],
+        options: ChatOptions<'_>,
+    ) -> Result<Completion, LlmError> {
+        let url = self.inner.chat_url.as_ref().ok_or(LlmError::Unconfigured)?;
+        refuse_while_throttled(&self.inner.chat_limit)?;
+        // A documented refusal of a parameter is learnt and the call made
+        // once more without it (within the same deadline as the first); a
+        // deployment refusing several (o3: temperature, then parallel tool
+        // calls) is learnt in one request, at most three retries.
+        let mut retries = 0;
+        let response = loop {
+            let body = self.chat_request(messages, &options, &self.learned());
+            let result: Result<ChatResponse, LlmError> = self
+                .post(
+                    url,
+                    &body,
+                    self.inner.chat_timeout,
+                    self.inner.max_chat_body_bytes,
+                    &self.inner.chat_limit,
+                )
+                .await;
+            if self.learn(&result) && retries < MAX_LEARNING_RETRIES {
+                retries += 1;
+                continue;
+            }
+            break result?;
+        };
+        if response
+            .choices
+            .first()
+            .is_some_and(|c| c.finish_reason.as_deref() == Some("content_filter"))
+        {
+            return Err(LlmError::ContentFilter);
+        }
+        response.into_completion().ok_or(LlmError::Malformed)
+    }
+
+    /// Embeds each input; the result has one vector per input, in order.
+    pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let started = std::time::Instant::now();
+        let model = self.inner.embedding_deployment.as_str();
+        let span = tracing::debug_span!(
+            "embeddings",
+            otel.name = format!("embeddings {model}"),
+            otel.kind = "client",
+            gen_ai.operation.name = "embeddings",
+            gen_ai.provider.name = otel::PROVIDER,
+            gen_ai.request.model = model,
+        );
+        let result = otel::traced(span, self.embed_call(inputs), LlmError::kind_str).await;
+        self.metrics.llm_call(
+            "embeddings",
+            &self.inner.embedding_deployment,
+            metrics::outcome(&result, LlmError::kind_str),
+            started.elapsed().as_secs_f64(),
+        );
+        result
+    }
+
+    async fn embed_call(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let url = self
+            .inner
+            .embeddings_url
+            .as_ref()
+            .ok_or(LlmError::Unconfigured)?;
+        refuse_while_throttled(&self.inner.embeddings_limit)?;
+        let body = EmbeddingsRequest {
+            model: self
+                .inner
+                .v1
+                .then_some(self.inner.embedding_deployment.as_str()),
+            input: inputs,
+            dimensions: self.inner.dimensions,
+        };
+        let cap = EMBEDDINGS_ENVELOPE_BYTES
+            + inputs.len() * self.inner.max_embedding_body_bytes_per_input;
+        let mut response: EmbeddingsResponse = self
+            .post(
+                url,
+                &body,
+                self.inner.embeddings_timeout,
+                cap,
+                &self.inner.embeddings_limit,
+            )
+            .await?;
+        if response.data.len() != inputs.len() {
+            return Err(LlmError::Malformed);
+        }
+        response.data.sort_by_key(|d| d.index);
+        Ok(response.data.into_iter().map(|d| d.embedding).collect())
+    }
+
+    /// POSTs `body`; reads an answer of at most `cap` bytes; `limit` learns
+    /// the deployment's rate limits from the answer's headers.
+    async fn post<B: Serialize, R: DeserializeOwned + Send + 'static>(
+        &self,
+        url: &reqwest::Url,
+        body: &B,
+        timeout: Duration,
+        cap: usize,
+        limit: &RateLimit,
+    ) -> Result<R, LlmError> {
+        let call = async {
+            let key = self
+                .inner
+                .api_key
+                .as_ref()
+                .map(ExposeSecret::expose_secret)
+                .unwrap_or_default();
+            let response = self
+                .inner
+                .http
+                .post(url.clone())
+                .headers(otel::trace_headers())
+                .header("api-key", key)
+                .timeout(timeout)
+                .json(body)
+                .send()
+                .await
+                .map_err(|e| transport_error(&e))?;
+            let status = response.status();
+            otel::client_status(status);
+            limit.observe(response.headers());
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                limit.throttled(ratelimit::retry_after(response.headers()));
+            }
+            if status.is_success() {
+                return upstream::json(response, cap).await.map_err(|e| match e {
+                    BodyError::TooLarge(_) => LlmError::TooLarge,
+                    BodyError::Read(e) => match transport_error(&e) {
+                        LlmError::Connect => LlmError::Malformed,
+                        other => other,
+                    },
+                    BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
+                });
+            }
+            let retry_after_secs =
+                ratelimit::retry_after(response.headers()).map(|d| d.as_secs_f64().ceil() as u64);
+            let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
+                .await
+                .unwrap_or_default();
+            Err(wire::status_error(status, retry_after_secs, &body))
+        };
+        otel::traced(otel::client_span(url), call, LlmError::kind_str).await
+    }
+}
+
+/// A deployment still throttled by a 429 is not called: the error at once.
+fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
+    match limit.refusal() {
+        Some(secs) => Err(LlmError::RateLimited {
+            retry_after_secs: Some(secs),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn transport_error(e: &reqwest::Error) -> LlmError {
+    match upstream::Transport::of(e) {
+        upstream::Transport::Timeout => LlmError::Timeout,
+        upstream::Transport::Malformed => LlmError::Malformed,
+        upstream::Transport::Connect => LlmError::Connect,
+    }
+}

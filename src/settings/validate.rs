@@ -1,0 +1,201 @@
+//! Whether loaded settings make sense: every key checked, and a refusal
+//! naming the key and what it must be.
+
+use reqwest::Url;
+use secrecy::ExposeSecret;
+
+use super::{EmbedderSetting, PostsBackend, Settings, SettingsError};
+
+/// Upper bound of `server.max_connections` and `mcp.max_sessions`: far
+/// above what the process's file descriptors allow, and it keeps the
+/// semaphores' sizes in range.
+const MAX_CONNECTIONS: u64 = 1_000_000;
+
+type Checked = Result<(), SettingsError>;
+
+fn invalid(key: &'static str, message: impl Into<String>) -> Checked {
+    Err(SettingsError::Invalid {
+        key,
+        message: message.into(),
+    })
+}
+
+impl Settings {
+    pub(super) fn validate(&self) -> Checked {
+        self.check_ranges()?;
+        self.check_positive()?;
+        self.check_choices()?;
+        self.check_upstreams()?;
+        self.check_posts()
+    }
+
+    /// Numbers that must lie within bounds.
+    fn check_ranges(&self) -> Checked {
+        for (key, value, low, high) in [
+            ("agent.timeout_ms", self.agent.timeout_ms, 1, 600_000),
+            ("agent.max_rounds", self.agent.max_rounds.into(), 1, 20),
+            (
+                "agent.max_tool_calls_per_round",
+                self.agent.max_tool_calls_per_round as u64,
+                1,
+                64,
+            ),
+            (
+                "server.max_connections",
+                self.server.max_connections as u64,
+                1,
+                MAX_CONNECTIONS,
+            ),
+            (
+                "mcp.max_sessions",
+                self.mcp.max_sessions as u64,
+                1,
+                MAX_CONNECTIONS,
+            ),
+            ("posts.pool_size", self.posts.pool_size as u64, 1, 100),
+        ] {
+            if !(low..=high).contains(&value) {
+                return invalid(key, format!("must be between {low} and {high}"));
+            }
+        }
+        if self.agent.circuit_failure_threshold == 0 {
+            return invalid("agent.circuit_failure_threshold", "must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.posts.min_similarity) {
+            return invalid("posts.min_similarity", "must be between 0 and 1");
+        }
+        Ok(())
+    }
+
+    /// Timeouts, intervals, caps and retention that must not be zero.
+    fn check_positive(&self) -> Checked {
+        let (server, azure, runs) = (&self.server, &self.azure_openai, &self.runs);
+        for (key, value) in [
+            ("server.header_timeout_ms", server.header_timeout_ms),
+            ("server.idle_timeout_ms", server.idle_timeout_ms),
+            ("server.body_timeout_ms", server.body_timeout_ms),
+            (
+                "server.upstream_idle_timeout_ms",
+                server.upstream_idle_timeout_ms,
+            ),
+            ("mcp.session_idle_ms", self.mcp.session_idle_ms),
+            ("azure_openai.chat_timeout_ms", azure.chat_timeout_ms),
+            (
+                "azure_openai.embeddings_timeout_ms",
+                azure.embeddings_timeout_ms,
+            ),
+            ("msgraph.timeout_ms", self.msgraph.timeout_ms),
+            ("msgraph.max_body_bytes", self.msgraph.max_body_bytes as u64),
+            (
+                "azure_openai.max_chat_body_bytes",
+                azure.max_chat_body_bytes as u64,
+            ),
+            (
+                "azure_openai.max_embedding_body_bytes_per_input",
+                azure.max_embedding_body_bytes_per_input as u64,
+            ),
+            ("posts.purge_interval_secs", self.posts.purge_interval_secs),
+            (
+                "posts.embed_retry_interval_secs",
+                self.posts.embed_retry_interval_secs,
+            ),
+            ("runs.max_records", runs.max_records),
+            ("runs.retention_days", runs.retention_days.into()),
+            (
+                "runs.failed_retention_days",
+                runs.failed_retention_days.into(),
+            ),
+        ] {
+            if value == 0 {
+                return invalid(key, "must be greater than 0");
+            }
+        }
+        Ok(())
+    }
+
+    /// Keys that take one of a few words.
+    fn check_choices(&self) -> Checked {
+        if !matches!(self.log.format.as_str(), "pretty" | "json") {
+            return invalid("log.format", "must be `pretty` or `json`");
+        }
+        if !["minimal", "low", "medium", "high"]
+            .contains(&self.azure_openai.reasoning_effort.as_str())
+        {
+            return invalid(
+                "azure_openai.reasoning_effort",
+                "must be `minimal`, `low`, `medium` or `high`",
+            );
+        }
+        Ok(())
+    }
+
+    /// The upstreams' URLs, and the key Azure needs.
+    fn check_upstreams(&self) -> Checked {
+        if let Some(endpoint) = self.llm_endpoint() {
+            check_upstream_url("azure_openai.endpoint", endpoint)?;
+            if self.azure_openai.api_key.is_none() {
+                return invalid(
+                    "azure_openai.api_key",
+                    "is required when an endpoint is set",
+                );
+            }
+        }
+        check_upstream_url("msgraph.base_url", &self.msgraph.base_url)
+    }
+
+    /// The post store and the model the posts are ranked with.
+    fn check_posts(&self) -> Checked {
+        if self.posts.backend == PostsBackend::Postgres {
+            match self
+                .posts
+                .database_url
+                .as_ref()
+                .map(|u| u.expose_secret().trim())
+            {
+                None | Some("") => {
+                    return invalid(
+                        "posts.database_url",
+                        "is required when posts.backend is `postgres` (or set DATABASE_URL)",
+                    );
+                }
+                // The parser's message may quote the URL, password included.
+                Some(url) if url.parse::<tokio_postgres::Config>().is_err() => {
+                    return invalid(
+                        "posts.database_url",
+                        "is not a PostgreSQL connection URL (postgres://user:password@host/db)",
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {
+            return invalid(
+                "posts.embedder",
+                "is `azure` but azure_openai.endpoint is not set (use `auto` or `local`)",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Upstreams must be https, except on loopback (tests and local fakes).
+pub(super) fn check_upstream_url(key: &'static str, value: &str) -> Result<(), SettingsError> {
+    let url = Url::parse(value).map_err(|e| SettingsError::Invalid {
+        key,
+        message: format!("not a URL ({e})"),
+    })?;
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(SettingsError::Invalid {
+            key,
+            message: "must be an https URL (plain http only on loopback)".to_owned(),
+        }),
+    }
+}
