@@ -10,7 +10,8 @@ uses its parent's items), so it is left out. Every other dependency is
 lifted to the two siblings it connects under their common parent
 (`agent::fallback` -> `posts::fuse` is `agent` -> `posts`), and the siblings
 of each parent must form no circle. Test modules (`#[cfg(test)] mod tests`)
-are not read.
+are not read. It also checks that lib.rs's `# Layout` map names every
+top-level module and no other.
 
 Usage: scripts/check_layout.py [--graph]   (--graph prints the edges)
 """
@@ -122,6 +123,17 @@ def cycles(edges):
     return out
 
 
+def module_map_problems(files):
+    """lib.rs's `# Layout` map must name every top-level module, and only those."""
+    lib = open(os.path.join(SRC, "lib.rs"), encoding="utf-8").read()
+    layout = lib.split("//! # Layout", 1)[-1].split("\n\n", 1)[0]
+    mapped = set(re.findall(r"^//! - \[`(\w+)`\]", layout, re.M))
+    declared = set(re.findall(r"^pub mod (\w+);", lib, re.M))
+    problems = [f"lib.rs: module `{m}` is not in the `# Layout` map" for m in sorted(declared - mapped)]
+    problems += [f"lib.rs: the `# Layout` map names `{m}`, which is no module" for m in sorted(mapped - declared)]
+    return problems
+
+
 def main():
     files = {}
     for d, _, fs in os.walk(SRC):
@@ -170,6 +182,7 @@ def main():
             problems.append(
                 f"import circle in {where}: {', '.join(component)} ({'; '.join(inside)})"
             )
+    problems += module_map_problems(files)
     for p in problems:
         print(p)
     if problems:

@@ -1,19 +1,30 @@
 //! linkup-suggestions: the service behind LinkUp's Suggestions panel.
 //!
 //! # Layout
-//! - [`settings`]: typed configuration (files + environment).
-//! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware.
-//! - [`contract`]: wire types of the HTTP API.
+//! Each module's `//!` says what it owns; `scripts/check_layout.py` (CI)
+//! fails on an import circle between modules and on a file over 350 lines.
+//! - [`settings`]: typed configuration (files + environment), checked.
+//! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware, `/mcp`'s door.
+//! - [`contract`]: wire types of the HTTP API (and the run record's).
 //! - [`degraded`]: every reason `meta.degraded` can carry, with its wire string.
-//! - [`agent`]: the orchestrator — one run per request, deadline, fallback.
+//! - [`agent`]: the orchestrator — one run per request, the agent
+//!   graph (llmCall → toolExec → formatResponse), the fallback, the deadline.
 //! - [`tools`]: the MCP server and its tools (typed results), reached by the
 //!   agent over an in-process duplex and by any MCP client at `/mcp`.
-//! - [`llm`]: the `ChatModel` seam and the Azure OpenAI client (chat, embeddings).
+//! - [`llm`]: the `ChatModel` seam in the agent's types, and Azure OpenAI
+//!   (chat, embeddings, model families) behind it.
+//! - [`msgraph`]: Microsoft Graph search client and its hits' mapping.
+//! - [`posts`]: the post index — in-memory BM25 and vectors, ranking, the
+//!   local embedding model, background embedding and purging.
+//! - [`store`]: storage only — the `Store` trait over SQLite or PostgreSQL
+//!   (posts and run records); keeps the post index's ranking in step.
+//! - [`runs`]: run records, batched to the store off the request path.
 //! - [`metrics`]: the Prometheus metrics every part records into.
-//! - [`msgraph`]: Microsoft Graph search client.
-//! - [`upstream`]: upstream bodies read with a size cap, large ones parsed off the workers.
-//! - [`ratelimit`]: what an upstream's rate limits allow (after a 429, nothing until its retry time).
-//! - [`posts`]: the post index (in-memory BM25 and vectors; SQLite or PostgreSQL store).
+//! - [`otel`]: OpenTelemetry traces (GenAI conventions) over OTLP.
+//! - [`upstream`]: upstream bodies read with a size cap, large ones parsed
+//!   off the workers; transport errors classified once.
+//! - [`ratelimit`]: what an upstream's rate limits allow (per caller for
+//!   Graph; after a 429, nothing until its retry time).
 //! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
 //!   graceful shutdown.
 //! - [`telemetry`]: tracing subscriber set-up (payload-logging crates clamped).

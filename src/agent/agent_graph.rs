@@ -7,8 +7,6 @@
 //!                          └─► formatResponse ─► END
 //! ```
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use super::{
     RunInput,
     events::RunEvent,
@@ -16,6 +14,7 @@ use super::{
     graph::{END, Edge, Graph, GraphError, NodeName, START},
     llm_call::{self, LlmCall},
     prompt,
+    run::Run,
     state::{RunCtx, RunState},
     tool_call::CallCtx,
     tool_exec::{self, ToolExec},
@@ -32,8 +31,8 @@ pub struct Args<'a> {
     pub tools: &'a prompt::OfferedTools,
     pub input: &'a RunInput,
     pub settings: &'a AgentSettings,
-    /// Updated after every step, so a deadline still knows the round count.
-    pub rounds: &'a AtomicU32,
+    /// The run the nodes write (its findings are `call`'s).
+    pub run: &'a Run,
 }
 
 /// When LLM calls must end: the deadline minus a reserve for the fallback
@@ -60,7 +59,7 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
         llm: a.llm,
         conn: a.call.conn,
         session: a.call.session,
-        findings: a.call.findings,
+        run: a.run,
         tools: a.tools.for_caller(has_token),
         max_tool_calls: a.settings.max_tool_calls_per_round,
         llm_deadline: llm_deadline(a.input.arrived, a.settings.timeout_ms),
@@ -85,7 +84,6 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
         .edge(format_response::NAME, Edge::To(END));
     let result = graph
         .run(&mut state, |step, s| {
-            a.rounds.store(s.llm_calls, Ordering::Relaxed);
             a.call.events.emit(RunEvent::Node {
                 node: step.node,
                 step: step.step,
@@ -102,7 +100,6 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
 /// to an LLM), over the real in-process MCP tools and a temporary post index.
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicU32;
 
     use serde_json::json;
 
@@ -118,7 +115,8 @@ mod tests {
 
     use super::super::{
         events::Emitter,
-        findings::{Collected, Findings},
+        findings::Collected,
+        run::Run,
         test_support::{Harness, harness as harness_with},
     };
 
@@ -126,18 +124,25 @@ mod tests {
         harness_with(max_rounds, 8).await
     }
 
-    async fn run_with(
-        h: &Harness,
-        model: &ScriptedModel,
-    ) -> Result<RunState, GraphError<LlmError>> {
+    async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, GraphError<LlmError>> {
         run_collecting(h, model).await.0
+    }
+
+    /// What a graph run left: its state's rounds and usage, and what it
+    /// wrote to the run.
+    #[derive(Debug)]
+    struct Ran {
+        llm_calls: u32,
+        usage: crate::llm::chat::Usage,
+        selection: Option<super::super::run::Selection>,
+        degraded: Vec<Degraded>,
     }
 
     /// Runs the graph; also returns what the run's findings hold after it.
     async fn run_collecting(
         h: &Harness,
         model: &ScriptedModel,
-    ) -> (Result<RunState, GraphError<LlmError>>, Collected) {
+    ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
         run_collecting_with(h, model, Emitter::default()).await
     }
 
@@ -145,10 +150,10 @@ mod tests {
         h: &Harness,
         model: &ScriptedModel,
         events: Emitter,
-    ) -> (Result<RunState, GraphError<LlmError>>, Collected) {
+    ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
         let text = "How do I set up a deployment pipeline?";
         let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
-        let findings = Findings::default();
+        let ran = Run::default();
         let input = RunInput {
             run_id: RunInput::new_run_id(),
             post_id: "p-new".into(),
@@ -163,17 +168,23 @@ mod tests {
             call: CallCtx {
                 conn: &h.conn,
                 session: registered.id(),
-                findings: &findings,
+                findings: &ran.findings,
                 events: &events,
                 graph_budget: &crate::tools::GraphBudget::new(6),
             },
             tools: &h.tools,
             input: &input,
             settings: &h.settings,
-            rounds: &AtomicU32::new(0),
+            run: &ran,
         })
         .await;
-        (result, findings.take())
+        let result = result.map(|state| Ran {
+            llm_calls: state.llm_calls,
+            usage: state.usage,
+            selection: ran.selection(),
+            degraded: ran.degraded(&[]),
+        });
+        (result, ran.findings.take())
     }
 
     fn answer(posts: &[&str]) -> Reply {

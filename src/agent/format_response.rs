@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::findings::Collected;
 use super::{
     graph::{Node, NodeName, StepReport},
-    state::{RunCtx, RunState, Selection},
+    run::Selection,
+    state::{RunCtx, RunState},
 };
 use crate::{degraded::Degraded, llm::LlmError};
 
@@ -26,7 +27,7 @@ impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
         Box::pin(async move {
             let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {
-                state.degraded.push(Degraded::RoundCap);
+                self.0.run.note(Degraded::RoundCap);
                 tracing::warn!(
                     rounds = state.llm_calls,
                     "round cap reached before a final answer"
@@ -38,15 +39,15 @@ impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
                 .last()
                 .and_then(|m| m.content.clone())
                 .unwrap_or_default();
-            let collected = self.0.findings.snapshot();
+            let collected = self.0.run.findings.snapshot();
             match parse(&content, &collected) {
-                Some(selection) => state.selection = Some(selection),
+                Some(selection) => self.0.run.select(selection),
                 None => {
                     tracing::warn!(
                         bytes = content.len(),
                         "final answer unparseable; using the collected results"
                     );
-                    state.degraded.push(Degraded::LlmOutputUnparseable);
+                    self.0.run.note(Degraded::LlmOutputUnparseable);
                 }
             }
             Ok(StepReport::default())

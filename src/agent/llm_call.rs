@@ -90,6 +90,7 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 state.usage.output_tokens += u.output_tokens;
             }
             state.llm_calls += 1;
+            ctx.run.round_done();
             let message = response.message;
             let report = StepReport {
                 tool_calls: message.tool_calls.iter().map(|c| c.name.clone()).collect(),

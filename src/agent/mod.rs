@@ -10,100 +10,39 @@ mod fallback;
 mod findings;
 pub mod format_response;
 pub mod graph;
+mod input;
 mod llm_call;
+mod paths;
 mod prompt;
 mod response;
+mod run;
 mod state;
 #[cfg(test)]
 mod test_support;
 mod tool_call;
 mod tool_exec;
 
-use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicU32, Ordering},
-    },
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
-use tokio::time::Instant;
-use tracing::{Instrument, field::Empty};
+use tracing::{Instrument, Span, field::Empty};
 
 pub use events::{Emitter, RunEvent};
+pub use input::RunInput;
 
 use crate::{
-    contract::{CombinedSuggestionsResponse, RunPath, RunRecord, SuggestionsRequest},
+    contract::{CombinedSuggestionsResponse, RunPath, RunRecord},
     degraded::{Degraded, Source},
-    llm::{ChatModel, LlmError},
+    llm::ChatModel,
+    msgraph::GraphErrorKind,
     otel,
     runs::RunRecords,
-    settings::{AgentSettings, Secret},
+    settings::AgentSettings,
     tools::{Caller, GraphBudget, ToolDeps, connection::McpConnection},
 };
 use circuit::Circuit;
-use findings::{Findings, Reach};
-use graph::GraphError;
-use state::Selection;
+use findings::Reach;
+use run::Run;
 use tool_call::CallCtx;
-
-/// What a run needs from the request.
-pub struct RunInput {
-    /// The run's id (`meta.runId`, `X-Run-Id`).
-    pub run_id: String,
-    pub post_id: String,
-    pub text: String,
-    pub tags: Vec<String>,
-    pub category: Option<String>,
-    /// The caller's Microsoft Graph token, if any.
-    pub graph_token: Option<Secret>,
-    /// When the request arrived: the deadline counts from here.
-    pub arrived: Instant,
-}
-
-impl RunInput {
-    /// What the run searches similar posts for when the model does not: the
-    /// text and the author's tags, which name the post's topic.
-    pub fn posts_query(&self) -> String {
-        let mut query = self.text.trim().to_owned();
-        for tag in &self.tags {
-            query.push(' ');
-            query.push_str(tag);
-        }
-        query
-    }
-
-    /// A new run id.
-    pub fn new_run_id() -> String {
-        uuid::Uuid::new_v4().to_string()
-    }
-
-    /// The run for a validated `POST /api/suggestions` body.
-    pub fn for_request(
-        req: SuggestionsRequest,
-        graph_token: Option<Secret>,
-        arrived: Instant,
-    ) -> Self {
-        Self {
-            run_id: Self::new_run_id(),
-            post_id: req.post_id,
-            text: req.text,
-            tags: req.tags,
-            category: req.category,
-            graph_token,
-            arrived,
-        }
-    }
-}
-
-/// How a run went, filled in as it goes (it may be cut by the deadline).
-#[derive(Default)]
-struct Outcome {
-    path: Option<RunPath>,
-    rounds: AtomicU32,
-    degraded: Vec<Degraded>,
-    selection: Option<Selection>,
-}
 
 /// Produces suggestions panels.
 pub struct Orchestrator {
@@ -171,218 +110,100 @@ impl Orchestrator {
     /// Runs one request to its panel, by the deadline whatever the upstreams do.
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
         let events = events.with_payloads(self.payloads);
-        let run_id = input.run_id.clone();
+        let span = invoke_agent_span(&input.run_id);
+        let run = Run::default();
+        self.work_by_deadline(&input, &run, &events, &span).await;
+        if self.deps.posts.stale() {
+            run.note(Degraded::PostsStale);
+        }
+        let response = response::build(response::Parts {
+            run: &run,
+            has_token: input.graph_token.is_some(),
+            run_id: input.run_id.clone(),
+            elapsed_ms: input.arrived.elapsed().as_millis() as u64,
+        });
+        self.report(&input, &response, &events, &span);
+        response
+    }
+
+    /// The run's work, cut at the deadline: what it cut is then said lost,
+    /// and posts searched by words when no search finished.
+    async fn work_by_deadline(&self, input: &RunInput, run: &Run, events: &Emitter, span: &Span) {
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
-        let span = tracing::info_span!(
-            "invoke_agent",
-            run_id = %run_id,
-            otel.name = Empty,
-            gen_ai.operation.name = Empty,
-            gen_ai.provider.name = Empty,
-            gen_ai.agent.name = Empty,
-        );
-        otel::record(
-            &span,
-            &[
-                ("otel.name", "invoke_agent linkup-suggestions"),
-                ("gen_ai.operation.name", "invoke_agent"),
-                ("gen_ai.provider.name", otel::PROVIDER),
-                ("gen_ai.agent.name", otel::AGENT),
-            ],
-        );
         let graph_budget = GraphBudget::new(GRAPH_REQUESTS_PER_PANEL);
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
                 .with_graph_budget(graph_budget.clone()),
         );
-        let findings = Findings::default();
         let ctx = CallCtx {
             conn: &self.conn,
             session: registered.id(),
-            findings: &findings,
-            events: &events,
+            findings: &run.findings,
+            events,
             graph_budget: &graph_budget,
         };
-        let mut outcome = Outcome::default();
-        let work = self.serve(ctx, &input, &mut outcome);
-        if tokio::time::timeout_at(deadline, work.instrument(span.clone()))
-            .await
-            .is_err()
-        {
-            outcome.path = Some(RunPath::Partial);
-            outcome.degraded.push(Degraded::Deadline);
-            // What the deadline cut is lost, not empty: say so.
+        let work = self.serve(ctx, input, run).instrument(span.clone());
+        if tokio::time::timeout_at(deadline, work).await.is_err() {
+            run.take_path(RunPath::Partial);
+            run.note(Degraded::Deadline);
+            let findings = &run.findings;
             if input.graph_token.is_some() && findings.reach(Source::M365) != Reach::Answered {
-                findings.lost(
-                    Source::M365,
-                    Degraded::M365(crate::msgraph::GraphErrorKind::Timeout),
-                );
+                findings.lost(Source::M365, Degraded::M365(GraphErrorKind::Timeout));
             }
             if findings.reach(Source::Posts) == Reach::NotCalled {
-                self.posts_by_words(&findings, &input).await;
+                self.posts_by_words(findings, input).await;
             }
         }
-        drop(registered);
-        if self.deps.posts.stale() {
-            outcome.degraded.push(Degraded::PostsStale);
-        }
-        let path = outcome.path.unwrap_or(RunPath::Partial);
-        let response = response::build(response::Parts {
-            findings: &findings,
-            has_token: input.graph_token.is_some(),
-            path,
-            rounds: outcome.rounds.load(Ordering::Relaxed),
-            run_id,
-            elapsed_ms: input.arrived.elapsed().as_millis() as u64,
-            degraded: outcome.degraded,
-            selection: outcome.selection,
-        });
+    }
+
+    /// The run's log line, metrics, record and the stream's last event.
+    fn report(
+        &self,
+        input: &RunInput,
+        response: &CombinedSuggestionsResponse,
+        events: &Emitter,
+        span: &Span,
+    ) {
+        let meta = &response.meta;
         span.in_scope(|| {
-            tracing::info!(path = ?path, rounds = response.meta.rounds, m365 = response.m365.len(),
-            posts = response.posts.len(), elapsed_ms = response.meta.elapsed_ms, "run done")
+            tracing::info!(path = ?meta.path, rounds = meta.rounds, m365 = response.m365.len(),
+            posts = response.posts.len(), elapsed_ms = meta.elapsed_ms, "run done")
         });
         let elapsed = input.arrived.elapsed();
         self.deps.metrics.run_done(
-            path.as_str(),
-            response.meta.rounds,
-            &response.meta.degraded,
+            meta.path.as_str(),
+            meta.rounds,
+            &meta.degraded,
             elapsed.as_secs_f64(),
             elapsed > Duration::from_millis(self.settings.timeout_ms + LATE_MS),
         );
-        self.runs.record(run_record(&response, events.take_trail()));
+        self.runs.record(run_record(response, events.take_trail()));
         events.emit(RunEvent::Result {
             data: Box::new(response.clone()),
         });
-        response
     }
+}
 
-    /// Agent when possible, else (or after an LLM failure) the fallback.
-    async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, outcome: &mut Outcome) {
-        let skip = if !self.llm.configured() {
-            Some(Degraded::LlmUnconfigured)
-        } else if self.circuit.is_open() {
-            Some(Degraded::LlmCircuitOpen)
-        } else if self.llm.throttled() {
-            // A 429's retry time has not passed: not even one call.
-            Some(Degraded::from(&crate::llm::LlmError::RateLimited {
-                retry_after_secs: None,
-            }))
-        } else {
-            None
-        };
-        if let Some(reason) = skip {
-            outcome.degraded.push(reason);
-            ctx.events.emit(RunEvent::Fallback {
-                reason: reason.to_string(),
-            });
-            outcome.path = Some(RunPath::Fallback);
-            let all = fallback::Searches {
-                m365: true,
-                posts: true,
-            };
-            self.fallback(ctx, input, all).await;
-            return;
-        }
-        // No posts search of our own here: the model is asked for one, an LLM
-        // failure's fallback makes one if it has not run, and a deadline
-        // without one completes the panel by words (`posts_by_words`).
-        let result = agent_graph::run(agent_graph::Args {
-            llm: &*self.llm,
-            call: ctx,
-            tools: &self.tools,
-            input,
-            settings: &self.settings,
-            rounds: &outcome.rounds,
-        })
-        .await;
-        match result {
-            Ok(state) => {
-                self.circuit.record_success();
-                outcome.path = Some(RunPath::Agent);
-                let invalid_calls = state.degraded.contains(&Degraded::ToolArgumentsInvalid);
-                outcome.degraded.extend(state.degraded);
-                outcome.selection = state.selection;
-                if invalid_calls {
-                    self.complete_missed(ctx, input, outcome).await;
-                }
-            }
-            Err(e) => {
-                let reason = match &e {
-                    GraphError::Node(e) => {
-                        if *e != LlmError::ContentFilter {
-                            self.circuit.record_failure();
-                        }
-                        Degraded::from(e)
-                    }
-                    // Not the LLM's fault: the wiring let a run go round
-                    // past its step limit (or named a missing node).
-                    GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
-                        tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
-                        Degraded::RoundCap
-                    }
-                };
-                outcome.degraded.push(reason);
-                ctx.events.emit(RunEvent::Fallback {
-                    reason: reason.to_string(),
-                });
-                outcome.path = Some(RunPath::Fallback);
-                let searches = fallback::Searches {
-                    m365: true,
-                    posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
-                };
-                self.fallback(ctx, input, searches).await;
-            }
-        }
-    }
-
-    /// After tool calls the model got wrong: the fallback's searches for the
-    /// sources that got nothing, their results added to the model's choice.
-    async fn complete_missed(&self, ctx: CallCtx<'_>, input: &RunInput, outcome: &mut Outcome) {
-        let searches = fallback::Searches {
-            m365: input.graph_token.is_some()
-                && ctx.findings.reach(Source::M365) != Reach::Answered,
-            posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
-        };
-        if !searches.m365 && !searches.posts {
-            return;
-        }
-        self.fallback(ctx, input, searches).await;
-        if let Some(selection) = &mut outcome.selection {
-            let collected = ctx.findings.snapshot();
-            if searches.m365 {
-                selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
-            }
-            if searches.posts {
-                selection.posts = collected.posts.into_iter().map(|(r, _)| r).collect();
-            }
-        }
-    }
-
-    /// At the deadline, when no posts search finished: the posts sharing the
-    /// most words with this one (no upstream call, so it cannot hang), ranked
-    /// by words only (`posts_lexical_only` when ranking by meaning was configured).
-    async fn posts_by_words(&self, findings: &Findings, input: &RunInput) {
-        let exclude = [input.post_id.clone()];
-        let query = input.posts_query();
-        let search = self
-            .deps
-            .posts
-            .search_by_words(&query, &exclude, response::MAX_POSTS);
-        match tokio::time::timeout(LATE_READ, search).await {
-            Ok(Ok(posts)) => {
-                findings.answered(Source::Posts);
-                findings.add_posts(posts);
-                if self.deps.posts.embedder() != crate::posts::Embedder::None {
-                    findings.degrade(Degraded::PostsLexicalOnly);
-                }
-            }
-            Ok(Err(e)) => {
-                tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
-                findings.lost(Source::Posts, Degraded::PostsIndexError);
-            }
-            Err(_) => findings.lost(Source::Posts, Degraded::PostsTimeout),
-        }
-    }
+/// The run's `invoke_agent` span (OpenTelemetry GenAI conventions).
+fn invoke_agent_span(run_id: &str) -> Span {
+    let span = tracing::info_span!(
+        "invoke_agent",
+        run_id = %run_id,
+        otel.name = Empty,
+        gen_ai.operation.name = Empty,
+        gen_ai.provider.name = Empty,
+        gen_ai.agent.name = Empty,
+    );
+    otel::record(
+        &span,
+        &[
+            ("otel.name", "invoke_agent linkup-suggestions"),
+            ("gen_ai.operation.name", "invoke_agent"),
+            ("gen_ai.provider.name", otel::PROVIDER),
+            ("gen_ai.agent.name", otel::AGENT),
+        ],
+    );
+    span
 }
 
 /// What `response`'s run did, for `GET /api/runs/{runId}`.
@@ -408,20 +229,6 @@ fn run_record(response: &CombinedSuggestionsResponse, trail: events::Trail) -> R
 /// A response this much past its deadline counts as late (`linkup_run_late`).
 const LATE_MS: u64 = 50;
 
-/// How long a deadline may wait for the posts read from the database.
-const LATE_READ: Duration = Duration::from_millis(20);
-
-impl Orchestrator {
-    /// The fallback. Its Microsoft 365 searches and hint take one of
-    /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
-    /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
-    /// every deadline still fires on time. The posts search takes no slot: it
-    /// is the panel's floor, so a run still waiting at its deadline has posts.
-    async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
-        fallback::run(ctx, input, searches, &self.fallback_slots, &self.deps.posts).await;
-    }
-}
-
 /// Concurrent fallback runs (each a few ms of CPU; measured in B3).
 const FALLBACK_SLOTS: usize = 32;
 /// Microsoft Graph requests a panel may make, broadened retries included:
@@ -435,9 +242,14 @@ const GRAPH_REQUESTS_PER_PANEL: u32 = 6;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::time::Instant;
+
     use crate::{
         contract::RunPath,
-        llm::scripted::{Reply, ScriptedModel},
+        llm::{
+            LlmError,
+            scripted::{Reply, ScriptedModel},
+        },
     };
 
     /// An orchestrator whose circuit opens after `threshold` failures, and

@@ -2,10 +2,10 @@
 //! returned in this run (grounding), in the model's order when it chose,
 //! capped, with honest `unavailableSources`.
 
-use super::{findings::Findings, state::Selection};
+use super::run::Run;
 use crate::{
-    contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
-    degraded::{Degraded, Source},
+    contract::{CombinedSuggestionsResponse, ResponseMeta},
+    degraded::Source,
     tools::fallback_hint,
 };
 
@@ -16,27 +16,25 @@ pub const MAX_POSTS: usize = 5;
 
 /// What the response is built from.
 pub(super) struct Parts<'a> {
-    pub findings: &'a Findings,
+    /// The run: its findings (taken: the run is over), path, rounds, the
+    /// model's choice (None: every collected result) and reasons.
+    pub run: &'a Run,
     pub has_token: bool,
-    pub path: RunPath,
-    pub rounds: u32,
     pub run_id: String,
     pub elapsed_ms: u64,
-    pub degraded: Vec<Degraded>,
-    /// The model's choice (agent path); None means every collected result.
-    pub selection: Option<Selection>,
 }
 
-/// Builds the response from the run's findings (taken: the run is over).
+/// Builds the response from the run.
 pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
-    let c = p.findings.take();
+    let c = p.run.findings.take();
+    let selection = p.run.selection();
     // A source is unavailable when a call to it was lost and none answered
     // (one of three Graph queries throttled still leaves M365 consulted).
     let mut unavailable: Vec<Source> = c.lost().collect();
     if !p.has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
     }
-    let (m365, posts, model_hint) = match &p.selection {
+    let (m365, posts, model_hint) = match &selection {
         Some(s) => (
             s.m365
                 .iter()
@@ -58,13 +56,8 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     };
     let m365: Vec<_> = m365.into_iter().take(MAX_M365).collect();
     let posts: Vec<_> = posts.into_iter().take(MAX_POSTS).collect();
-    let mut reasons = p.degraded;
-    for reason in c.degraded {
-        if !reasons.contains(&reason) {
-            reasons.push(reason);
-        }
-    }
-    let degraded = reasons.iter().map(|r| r.to_string()).collect();
+    let degraded = p.run.degraded(&c.degraded);
+    let degraded = degraded.iter().map(|r| r.to_string()).collect();
     let action_hint = if m365.is_empty() && posts.is_empty() {
         None
     } else {
@@ -83,8 +76,8 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
         unavailable_sources,
         meta: ResponseMeta {
             run_id: p.run_id,
-            path: p.path,
-            rounds: p.rounds,
+            path: p.run.path(),
+            rounds: p.run.rounds(),
             elapsed_ms: p.elapsed_ms,
             degraded,
         },

@@ -6,25 +6,16 @@ use tokio::time::Instant;
 
 use super::{
     events::Emitter,
-    findings::Findings,
+    run::Run,
     tool_call::{Answered, CallCtx},
 };
 use crate::{
-    degraded::Degraded,
     llm::{
         ChatModel,
         chat::{Message, Role, ToolCall, ToolSpec, Usage},
     },
     tools::{GraphBudget, connection::McpConnection},
 };
-
-/// The model's choice, as refs into the run's findings.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Selection {
-    pub m365: Vec<String>,
-    pub posts: Vec<String>,
-    pub action_hint: Option<String>,
-}
 
 /// What the nodes read and write.
 #[derive(Default)]
@@ -37,10 +28,6 @@ pub struct RunState {
     pub max_rounds: u32,
     /// Answers of tool calls already made: (tool, canonical arguments) → results.
     pub(super) memo: HashMap<(String, String), Answered>,
-    /// What formatResponse selected; None when the answer was unusable.
-    pub selection: Option<Selection>,
-    /// Reasons for `meta.degraded` found during the run.
-    pub degraded: Vec<Degraded>,
     /// Token usage over all rounds.
     pub usage: Usage,
 }
@@ -61,7 +48,8 @@ pub struct RunCtx<'a> {
     pub conn: &'a McpConnection,
     /// The id the run's caller is registered under on the connection.
     pub session: &'a str,
-    pub findings: &'a Findings,
+    /// The run the nodes write: findings, rounds, selection, reasons.
+    pub run: &'a Run,
     pub tools: &'a [ToolSpec],
     pub max_tool_calls: usize,
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
@@ -76,7 +64,7 @@ impl RunCtx<'_> {
         CallCtx {
             conn: self.conn,
             session: self.session,
-            findings: self.findings,
+            findings: &self.run.findings,
             events: &self.events,
             graph_budget: self.graph_budget,
         }

@@ -47,9 +47,8 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
         Box::pin(async move {
             let ctx = self.0;
             let calls: Vec<ToolCall> = state.pending_tool_calls().to_vec();
-            if calls.len() > ctx.max_tool_calls && !state.degraded.contains(&Degraded::ToolCallCap)
-            {
-                state.degraded.push(Degraded::ToolCallCap);
+            if calls.len() > ctx.max_tool_calls {
+                ctx.run.note(Degraded::ToolCallCap);
             }
             let runs = calls.iter().enumerate().map(|(i, call)| {
                 let memo = &state.memo;
@@ -70,14 +69,14 @@ impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
             let outcomes = futures::future::join_all(runs).await;
             // The orchestrator completes what the model missed.
             let invalid = Degraded::ToolArgumentsInvalid;
-            if outcomes.iter().any(|o| o.invalid) && !state.degraded.contains(&invalid) {
-                state.degraded.push(invalid);
+            if outcomes.iter().any(|o| o.invalid) {
+                ctx.run.note(invalid);
             }
             for (call, outcome) in calls.iter().zip(outcomes) {
                 let content = match outcome.reply {
                     Reply::Text(text) => text,
                     Reply::Results(answered) => {
-                        let content = answered.for_model(ctx.findings);
+                        let content = answered.for_model(&ctx.run.findings);
                         if let Some(key) = outcome.memo_key {
                             state.memo.insert(key, answered);
                         }

@@ -1,6 +1,7 @@
 //! In-memory BM25 ranking of the stored posts' search text: a postings list
 //! per term, scored per query over the posts that contain a query term only.
-//! Rebuilt from SQLite at start-up and kept in step with every committed write.
+//! Loaded from the store at start-up and kept in step with every committed
+//! write (through the ranking, the store's index).
 
 use std::collections::{HashMap, HashSet};
 

@@ -4,6 +4,8 @@
 //! for any MCP client ([`http`]). A tool gets its arguments and its
 //! [`Caller`] (the Graph token and the requesting post) and answers a typed
 //! result ([`output`]); it keeps nothing of the call and reads nothing back.
+//! What the tools call — Microsoft Graph, Azure OpenAI, the post index,
+//! the metrics — is [`ToolDeps`], built once per app.
 
 mod action_hint;
 pub mod connection;

@@ -1,0 +1,103 @@
+//! One run, whole: what it found ([`Findings`]) and how it went — its path,
+//! its rounds, the model's selection and the run's own reasons for
+//! `meta.degraded`. Owned by the orchestrator outside the deadline future
+//! (what the deadline cuts keeps what was done), written by the nodes and
+//! the fallback, read once by the response builder.
+
+use std::sync::{Mutex, MutexGuard};
+
+use super::findings::Findings;
+use crate::{contract::RunPath, degraded::Degraded};
+
+/// The model's choice, as refs into the run's findings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    pub m365: Vec<String>,
+    pub posts: Vec<String>,
+    pub action_hint: Option<String>,
+}
+
+/// A run in progress.
+#[derive(Default)]
+pub struct Run {
+    /// The tools' results and what became of each source.
+    pub findings: Findings,
+    course: Mutex<Course>,
+}
+
+#[derive(Default)]
+struct Course {
+    path: Option<RunPath>,
+    rounds: u32,
+    selection: Option<Selection>,
+    /// Why the run took its path or stopped short (the sources' own
+    /// reasons are the findings').
+    degraded: Vec<Degraded>,
+}
+
+impl Run {
+    fn course(&self) -> MutexGuard<'_, Course> {
+        // Each method is one assignment: a panic cannot leave it half-written.
+        self.course.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The run serves this path (a later call overrides an earlier one).
+    pub fn take_path(&self, path: RunPath) {
+        self.course().path = Some(path);
+    }
+
+    /// The path taken; `partial` when the run never chose one.
+    pub fn path(&self) -> RunPath {
+        self.course().path.unwrap_or(RunPath::Partial)
+    }
+
+    /// Counts an LLM round made.
+    pub fn round_done(&self) {
+        self.course().rounds += 1;
+    }
+
+    pub fn rounds(&self) -> u32 {
+        self.course().rounds
+    }
+
+    /// The model's final choice.
+    pub fn select(&self, selection: Selection) {
+        self.course().selection = Some(selection);
+    }
+
+    /// The model's choice, changed by `f` (when there is one).
+    pub fn amend_selection(&self, f: impl FnOnce(&mut Selection)) {
+        if let Some(s) = &mut self.course().selection {
+            f(s);
+        }
+    }
+
+    pub fn selection(&self) -> Option<Selection> {
+        self.course().selection.clone()
+    }
+
+    /// A reason of the run's own for `meta.degraded` (once).
+    pub fn note(&self, reason: Degraded) {
+        let mut course = self.course();
+        if !course.degraded.contains(&reason) {
+            course.degraded.push(reason);
+        }
+    }
+
+    /// Whether the run noted `reason`.
+    pub fn noted(&self, reason: Degraded) -> bool {
+        self.course().degraded.contains(&reason)
+    }
+
+    /// Every reason for `meta.degraded`: the run's own first (why the path),
+    /// then its sources', each once.
+    pub fn degraded(&self, sources: &[Degraded]) -> Vec<Degraded> {
+        let mut all = self.course().degraded.clone();
+        for reason in sources {
+            if !all.contains(reason) {
+                all.push(*reason);
+            }
+        }
+        all
+    }
+}
