@@ -5,13 +5,11 @@
 
 use std::time::{Duration, Instant};
 
-use linkup_suggestions::{
-    contract::PostSummary, llm::AzureOpenAi, posts::PostIndex, settings::Settings,
-};
+use linkup_suggestions::{contract::PostSummary, llm::AzureOpenAi, posts::PostIndex};
 
 use super::{
     Row, pct,
-    support::{FakeOpenAi, openai::API_KEY, postgres::PgServer},
+    support::{FakeOpenAi, deps, openai::API_KEY, postgres::PgServer},
 };
 
 const WORDS: &[&str] = &[
@@ -49,26 +47,18 @@ const WORDS: &[&str] = &[
 
 fn post(i: usize) -> PostSummary {
     let w = |k: usize| WORDS[(i * 7 + k * 13 + i / 31) % WORDS.len()];
+    let text = format!(
+        "Question {i} about {} and {} for the {} team near {}",
+        w(0),
+        w(1),
+        w(2),
+        w(3)
+    );
     PostSummary {
-        id: format!("bench-{i}"),
-        author_id: "u".into(),
-        author_name: "Kim".into(),
-        text: format!(
-            "Question {i} about {} and {} for the {} team near {}",
-            w(0),
-            w(1),
-            w(2),
-            w(3)
-        ),
         tags: vec![w(4).to_owned()],
         lat: 37.5,
         lng: 127.0,
-        mode: linkup_suggestions::contract::PostMode::Online,
-        category: linkup_suggestions::contract::PostCategory::Question,
-        created_at: "2026-11-01T00:00:00Z".into(),
-        expires_at: "2099-01-01T00:00:00Z".into(),
-        interested_count: 0,
-        join_count: 0,
+        ..PostSummary::example(&format!("bench-{i}"), &text)
     }
 }
 
@@ -78,21 +68,15 @@ async fn open(dir: &std::path::Path, openai: &FakeOpenAi) -> PostIndex {
 
 /// The index on SQLite in `dir`, or on the PostgreSQL database at `pg`.
 async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>) -> PostIndex {
-    let mut env: std::collections::HashMap<String, String> = [
-        ("AZURE_OPENAI_ENDPOINT".to_owned(), openai.url()),
-        ("AZURE_OPENAI_API_KEY".to_owned(), API_KEY.to_owned()),
-        (
-            "LINKUP__POSTS__DB_PATH".to_owned(),
-            dir.join("posts.db").display().to_string(),
-        ),
-    ]
-    .into_iter()
-    .collect();
+    let mut env = vec![
+        ("AZURE_OPENAI_ENDPOINT", openai.url()),
+        ("AZURE_OPENAI_API_KEY", API_KEY.to_owned()),
+    ];
     if let Some(url) = pg {
-        env.insert("LINKUP__POSTS__BACKEND".into(), "postgres".into());
-        env.insert("LINKUP__POSTS__DATABASE_URL".into(), url.into());
+        env.push(("LINKUP__POSTS__BACKEND", "postgres".into()));
+        env.push(("LINKUP__POSTS__DATABASE_URL", url.into()));
     }
-    let settings = Settings::load_from(std::path::Path::new("config"), env).expect("settings");
+    let settings = deps::settings(dir, &env);
     let llm = AzureOpenAi::new(
         linkup_suggestions::http_client().expect("client"),
         &settings.azure_openai,

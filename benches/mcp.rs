@@ -1,14 +1,11 @@
 //! B8: cost of the per-request MCP session (duplex, rmcp handshake, tools/list),
 //! measured in this process.
 
-use std::{sync::Arc, time::Instant};
+use std::time::Instant;
 
-use linkup_suggestions::{
-    settings::Settings,
-    tools::{Caller, ToolDeps, connection::McpConnection},
-};
+use linkup_suggestions::tools::{Caller, connection::McpConnection};
 
-use super::{Row, pct, proc_cpu_ms};
+use super::{Row, pct, proc_cpu_ms, support::deps::tool_deps};
 
 fn own_rss_kb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -21,23 +18,8 @@ fn own_rss_kb() -> f64 {
 }
 
 pub async fn b8(n: usize) -> Row {
-    let dir = tempfile::tempdir().expect("dir");
-    let env = [
-        (
-            "LINKUP__MSGRAPH__BASE_URL",
-            "https://graph.invalid".to_owned(),
-        ),
-        (
-            "LINKUP__POSTS__DB_PATH",
-            dir.path().join("posts.db").display().to_string(),
-        ),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let settings = Settings::load_from(std::path::Path::new("config"), env).expect("settings");
-    let http = linkup_suggestions::http_client().expect("client");
-    let deps = Arc::new(ToolDeps::build(&settings, http).await.expect("tool deps"));
+    let built = tool_deps(&[("LINKUP__MSGRAPH__BASE_URL", "https://graph.invalid".into())]).await;
+    let deps = built.deps.clone();
     // Before: a connection per request (duplex, handshake, tools/list).
     let mut lat = Vec::with_capacity(n);
     let cpu0 = proc_cpu_ms("self");

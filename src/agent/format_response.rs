@@ -140,21 +140,7 @@ mod tests {
             source: M365Source::Sharepoint,
             status: "available".into(),
         }]);
-        s.add_posts(vec![PostSummary {
-            id: "p-77".into(),
-            author_id: "u".into(),
-            author_name: "Kim".into(),
-            text: "t".into(),
-            tags: vec![],
-            lat: 0.0,
-            lng: 0.0,
-            mode: crate::contract::PostMode::Online,
-            category: crate::contract::PostCategory::Question,
-            created_at: "x".into(),
-            expires_at: "2099-01-01T00:00:00Z".into(),
-            interested_count: 0,
-            join_count: 0,
-        }]);
+        s.add_posts(vec![PostSummary::example("p-77", "t")]);
         s.snapshot()
     }
 

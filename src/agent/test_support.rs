@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::prompt;
 use crate::{
-    contract::{PostCategory, PostMode, PostSummary},
+    contract::PostSummary,
     settings::{AgentSettings, Settings},
     tools::{ToolDeps, connection::McpConnection},
 };
@@ -32,21 +32,10 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
         .await
         .unwrap();
     deps.posts
-        .upsert(vec![PostSummary {
-            id: "p-77".into(),
-            author_id: "u".into(),
-            author_name: "Kim".into(),
-            text: "Our deployment pipeline uses GitHub Actions".into(),
-            tags: vec![],
-            lat: 0.0,
-            lng: 0.0,
-            mode: PostMode::Online,
-            category: PostCategory::Question,
-            created_at: "2026-11-01T00:00:00Z".into(),
-            expires_at: "2099-01-01T00:00:00Z".into(),
-            interested_count: 0,
-            join_count: 0,
-        }])
+        .upsert(vec![PostSummary::example(
+            "p-77",
+            "Our deployment pipeline uses GitHub Actions",
+        )])
         .await
         .unwrap();
     let deps = Arc::new(deps);

@@ -83,6 +83,30 @@ pub struct PostSummary {
     pub join_count: u32,
 }
 
+impl PostSummary {
+    /// A live online question `text` by Kim (`u`), created 2026-11-01 and
+    /// expiring in 2099, nobody interested yet: the post tests and
+    /// benchmarks build on (`PostSummary { tags, ..example(id, text) }`).
+    #[doc(hidden)]
+    pub fn example(id: &str, text: &str) -> Self {
+        Self {
+            id: id.to_owned(),
+            author_id: "u".to_owned(),
+            author_name: "Kim".to_owned(),
+            text: text.to_owned(),
+            tags: Vec::new(),
+            lat: 0.0,
+            lng: 0.0,
+            mode: PostMode::Online,
+            category: PostCategory::Question,
+            created_at: "2026-11-01T00:00:00Z".to_owned(),
+            expires_at: "2099-01-01T00:00:00Z".to_owned(),
+            interested_count: 0,
+            join_count: 0,
+        }
+    }
+}
+
 /// How a post's meeting happens.
 #[derive(
     Debug,

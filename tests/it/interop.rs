@@ -5,42 +5,12 @@
 
 use std::{
     path::Path,
-    process::{Child, Command, Stdio},
+    process::{Command, Stdio},
 };
 
 use serde_json::{Value, json};
 
-use crate::support::{FakeGraph, graph::TOKEN, listening_addr, post_body};
-
-/// The service binary, killed when dropped.
-struct Binary(Child);
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts the release-or-debug binary of this build; returns it and its address.
-fn start_binary(env: &[(&str, String)]) -> (Binary, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"));
-    cmd.env_clear()
-        .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
-        .env("LINKUP__LOG__FORMAT", "json")
-        .env("LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT", "")
-        .env("LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT", "")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("the service starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let binary = Binary(child);
-    let addr = listening_addr(stdout);
-    (binary, addr)
-}
+use crate::support::{FakeGraph, binary::Binary, graph::TOKEN, post_body};
 
 /// The venv's python, with the SDK installed (from PyPI the first time).
 fn interop_python() -> String {
@@ -64,7 +34,9 @@ async fn the_official_python_sdk_lists_the_tools_and_calls_them_on_the_real_bina
     graph.add(crate::support::graph::engineering_corpus());
     let dir = tempfile::tempdir().unwrap();
     let api_key = "interop-key-1";
-    let (_binary, addr) = start_binary(&[
+    let binary = Binary::start([
+        ("LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT", String::new()),
+        ("LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT", String::new()),
         ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
         (
             "LINKUP__POSTS__DB_PATH",
@@ -72,6 +44,7 @@ async fn the_official_python_sdk_lists_the_tools_and_calls_them_on_the_real_bina
         ),
         ("LINKUP__SERVER__API_KEYS", api_key.to_owned()),
     ]);
+    let addr = binary.addr.clone();
     let http = linkup_suggestions::http_client().unwrap();
     let put = http
         .put(format!("http://{addr}/api/posts/p-77"))

@@ -5,40 +5,32 @@
 use std::sync::Arc;
 
 use linkup_suggestions::{
+    contract::PostSummary,
     settings::{Secret, Settings},
     tools::{Caller, ToolDeps, connection::McpConnection},
 };
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
-use crate::support::{Doc, FakeGraph, graph::TOKEN};
+use crate::support::{
+    Doc, FakeGraph,
+    deps::{Deps, tool_deps},
+    graph::TOKEN,
+};
 
 struct Harness {
     graph: FakeGraph,
     deps: Arc<ToolDeps>,
-    _dir: tempfile::TempDir,
+    _deps: Deps,
 }
 
 async fn harness() -> Harness {
     let graph = FakeGraph::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let env = [
-        ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
-        (
-            "LINKUP__POSTS__DB_PATH",
-            dir.path().join("posts.db").display().to_string(),
-        ),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let settings = Settings::load_from(std::path::Path::new("config"), env).unwrap();
-    let http = linkup_suggestions::http_client().unwrap();
-    let deps = Arc::new(ToolDeps::build(&settings, http).await.unwrap());
+    let built = tool_deps(&[("LINKUP__MSGRAPH__BASE_URL", graph.url())]).await;
     Harness {
         graph,
-        deps,
-        _dir: dir,
+        deps: built.deps.clone(),
+        _deps: built,
     }
 }
 
@@ -55,24 +47,6 @@ fn text(r: &CallToolResult) -> String {
 
 fn failed(r: &CallToolResult) -> bool {
     r.is_error == Some(true)
-}
-
-fn post(id: &str, text: &str) -> linkup_suggestions::contract::PostSummary {
-    linkup_suggestions::contract::PostSummary {
-        id: id.into(),
-        author_id: "u1".into(),
-        author_name: "Kim".into(),
-        text: text.into(),
-        tags: vec![],
-        lat: 0.0,
-        lng: 0.0,
-        mode: linkup_suggestions::contract::PostMode::Online,
-        category: linkup_suggestions::contract::PostCategory::Question,
-        created_at: "2026-11-01T00:00:00Z".into(),
-        expires_at: "2099-01-01T00:00:00Z".into(),
-        interested_count: 0,
-        join_count: 0,
-    }
 }
 
 #[tokio::test]
@@ -169,9 +143,9 @@ async fn each_tool_answers_a_typed_result() {
     h.deps
         .posts
         .upsert(vec![
-            post("p1", "my own pipeline post"),
-            post("p2", "deployment pipeline tips"),
-            post("p3", "pipeline review"),
+            PostSummary::example("p1", "my own pipeline post"),
+            PostSummary::example("p2", "deployment pipeline tips"),
+            PostSummary::example("p3", "pipeline review"),
         ])
         .await
         .unwrap();

@@ -1,14 +1,14 @@
 //! The post index through the ingestion API and `search_posts`.
 
-use std::{
-    process::{Command, Stdio},
-    time::Duration,
-};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::support::{
-    Options, openai::EmbedBehavior, post_body, post_ids, spawn_app, spawn_app_with, strings,
+    Options,
+    binary::{self, Binary},
+    openai::EmbedBehavior,
+    post_body, post_ids, spawn_app, spawn_app_with, strings,
 };
 
 #[tokio::test]
@@ -294,27 +294,13 @@ async fn a_backlog_of_several_embedding_batches_is_embedded_in_full() {
     );
 }
 
-/// Starts the real binary on a free port; returns it and its address.
-fn start_binary(db: &std::path::Path) -> (std::process::Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"))
-        .env_clear()
-        .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
-        .env("LINKUP__POSTS__DB_PATH", db)
-        .env("LINKUP__LOG__FORMAT", "json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let addr = crate::support::listening_addr(child.stdout.take().unwrap());
-    (child, addr)
-}
-
 #[tokio::test]
 async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("posts.db");
     let http = linkup_suggestions::http_client().unwrap();
-    let (mut child, addr) = start_binary(&db);
+    let binary = Binary::start([("LINKUP__POSTS__DB_PATH", &db)]);
+    let addr = binary.addr.clone();
     for i in 0..20 {
         let res = http
             .put(format!("http://{addr}/api/posts/k-{i}"))
@@ -324,10 +310,10 @@ async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
             .unwrap();
         assert_eq!(res.status(), 201);
     }
-    child.kill().unwrap(); // SIGKILL: no shutdown, no checkpoint
-    child.wait().unwrap();
+    binary.kill(); // SIGKILL: no shutdown, no checkpoint
 
-    let (mut child, addr) = start_binary(&db);
+    let binary = Binary::start([("LINKUP__POSTS__DB_PATH", &db)]);
+    let addr = binary.addr.clone();
     for i in 0..20 {
         let res = http
             .get(format!("http://{addr}/api/posts/k-{i}"))
@@ -347,17 +333,11 @@ async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
         .await
         .unwrap();
     assert_eq!(res["posts"].as_array().map(Vec::len), Some(5), "{res}");
-    child.kill().unwrap();
-    child.wait().unwrap();
 }
 
 #[tokio::test]
 async fn invalid_configuration_stops_start_up_with_one_line_naming_the_key() {
-    let out = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"))
-        .env_clear()
-        .env("LINKUP__AGENT__TIMEOUT_MS", "soon")
-        .output()
-        .unwrap();
+    let out = binary::run(&[], &[("LINKUP__AGENT__TIMEOUT_MS", "soon")]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");

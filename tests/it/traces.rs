@@ -4,19 +4,14 @@
 //! the caller's `traceparent` and passing it on to Azure OpenAI and Graph;
 //! no user text, token or key anywhere in the export.
 
-use std::{
-    collections::HashMap,
-    process::{Child, Command, Stdio},
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::{collections::HashMap, time::Duration};
 
 use serde_json::{Value, json};
 
 use crate::support::{
     FakeGraph, FakeOpenAi, Options,
+    binary::Binary,
     graph::{self, TOKEN},
-    listening_addr_keeping_log,
     openai::{self, ChatStep},
     otlp::{Collector, Span},
     post_body, spawn_app_with, test_env,
@@ -27,34 +22,6 @@ const CALLER_SPAN: &str = "00f067aa0ba902b7";
 const POST_TEXT: &str = "SECRETPOSTTEXT how do we ship the deployment pipeline";
 const SERVER: i32 = 2;
 const CLIENT: i32 = 3;
-
-/// The service binary, killed when dropped; its log lines as they come.
-struct Service {
-    child: Child,
-    addr: String,
-    logs: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(env: HashMap<String, String>) -> Service {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_linkup-suggestions"))
-        .env_clear()
-        .envs(env)
-        .env("LINKUP__LOG__FORMAT", "json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let logs = Arc::new(Mutex::new(Vec::new()));
-    let addr = listening_addr_keeping_log(child.stdout.take().unwrap(), logs.clone());
-    Service { child, addr, logs }
-}
 
 /// The environment of a binary using these fakes, exporting to `otlp`.
 fn env(
@@ -119,7 +86,7 @@ async fn an_agent_request_exports_its_span_tree_with_genai_attributes_in_the_cal
         ),
     ]);
     let dir = tempfile::tempdir().unwrap();
-    let service = start(env(
+    let service = Binary::start(env(
         &graph,
         &openai,
         &dir.path().join("posts.db"),
@@ -298,7 +265,7 @@ async fn an_unreachable_collector_costs_a_warning_not_an_answer() {
         .local_addr()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let service = start(env(
+    let service = Binary::start(env(
         &graph,
         &openai,
         &dir.path().join("posts.db"),
@@ -321,7 +288,7 @@ async fn an_unreachable_collector_costs_a_warning_not_an_answer() {
     }
     let mut warned = false;
     for _ in 0..100 {
-        warned = service.logs.lock().unwrap().iter().any(|line| {
+        warned = service.logs().iter().any(|line| {
             let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
             matches!(v["level"].as_str(), Some("WARN" | "ERROR"))
                 && v["target"]
@@ -333,11 +300,7 @@ async fn an_unreachable_collector_costs_a_warning_not_an_answer() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(
-        warned,
-        "no export warning in {:#?}",
-        service.logs.lock().unwrap()
-    );
+    assert!(warned, "no export warning in {:#?}", service.logs());
 }
 
 #[tokio::test]

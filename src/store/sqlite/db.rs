@@ -369,21 +369,7 @@ mod tests {
 
     fn stored(id: &str, text: &str) -> StoredPost {
         StoredPost {
-            post: PostSummary {
-                id: id.into(),
-                author_id: "u".into(),
-                author_name: "Kim".into(),
-                text: text.into(),
-                tags: Vec::new(),
-                lat: 0.0,
-                lng: 0.0,
-                mode: crate::contract::PostMode::Online,
-                category: crate::contract::PostCategory::Question,
-                created_at: "2026-11-01T00:00:00Z".into(),
-                expires_at: "2099-01-01T00:00:00Z".into(),
-                interested_count: 0,
-                join_count: 0,
-            },
+            post: PostSummary::example(id, text),
             search_text: text.into(),
             expires_at_ms: None,
             vector: None,

@@ -1,6 +1,8 @@
 //! Test harness: the real app on a random loopback port, with fake Microsoft
 //! Graph and Azure OpenAI servers (also on random loopback ports) and captured logs.
 
+pub mod binary;
+pub mod deps;
 pub mod faults;
 pub mod graph;
 pub mod logs;

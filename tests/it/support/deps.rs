@@ -1,0 +1,39 @@
+//! The app's parts without its HTTP server, for tests and benchmarks that
+//! call the tools or the post index directly: settings as the tests run the
+//! app, and the tools' dependencies built on them.
+
+use std::{path::Path, sync::Arc};
+
+use linkup_suggestions::{settings::Settings, tools::ToolDeps};
+
+/// The defaults, a SQLite post index in `dir`, and `env` on top.
+pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
+    let db = dir.join("posts.db").display().to_string();
+    let env = std::iter::once(("LINKUP__POSTS__DB_PATH", db))
+        .chain(env.iter().cloned())
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+    Settings::load_from(Path::new("config"), env).expect("the test settings load")
+}
+
+/// The tools' dependencies, and the directory their post index lives in.
+pub struct Deps {
+    pub deps: Arc<ToolDeps>,
+    pub settings: Settings,
+    _dir: tempfile::TempDir,
+}
+
+/// [`Deps`] on [`settings`] with `env`, in a new temporary directory.
+pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let settings = settings(dir.path(), env);
+    let http = linkup_suggestions::http_client().expect("the HTTP client");
+    let deps = ToolDeps::build(&settings, http)
+        .await
+        .expect("the tools' dependencies");
+    Deps {
+        deps: Arc::new(deps),
+        settings,
+        _dir: dir,
+    }
+}
