@@ -61,6 +61,36 @@ use crate::{
     tools::{ToolDeps, connection::McpConnection},
 };
 
+/// The upstream clients as `settings` configure them, sharing `http`'s
+/// connection pool and recording into `metrics`, and the post index opened:
+/// the one wiring used by the app, the tests and the benches.
+pub async fn tool_deps(
+    settings: &Settings,
+    http: reqwest::Client,
+    metrics: metrics::Metrics,
+) -> Result<ToolDeps, posts::PostIndexError> {
+    let llm =
+        llm::AzureOpenAi::new(http.clone(), &settings.azure_openai).with_metrics(metrics.clone());
+    let graph = msgraph::GraphClient::new(
+        http,
+        &settings.msgraph.base_url,
+        Duration::from_millis(settings.msgraph.timeout_ms),
+    )
+    .with_max_body_bytes(settings.msgraph.max_body_bytes)
+    .with_metrics(metrics.clone());
+    let posts = posts::PostIndex::open(&settings.posts, llm.clone())
+        .await?
+        .with_min_similarity(settings.posts.min_similarity)
+        .with_payload_logs(settings.log.payloads)
+        .with_metrics(metrics.clone());
+    Ok(ToolDeps {
+        graph,
+        posts,
+        llm,
+        metrics,
+    })
+}
+
 /// A built service: listener bound, post index open, ready to serve.
 pub struct App {
     listener: TcpListener,
@@ -82,7 +112,8 @@ impl App {
             settings.server.upstream_idle_timeout_ms,
         ))
         .context("building the HTTP client")?;
-        let deps = ToolDeps::build(&settings, http).await.with_context(|| {
+        let metrics = metrics::Metrics::default();
+        let deps = tool_deps(&settings, http, metrics).await.with_context(|| {
             match settings.posts.backend {
                 settings::PostsBackend::Sqlite => format!(
                     "opening the post index at {}",
@@ -128,7 +159,6 @@ impl App {
         };
         let state = AppState {
             orchestrator,
-            posts,
             runs: runs.clone(),
             deps,
             settings: Arc::new(settings),

@@ -36,10 +36,7 @@ use tracing::field::Empty;
 pub use error::ApiError;
 use extract::BodyTimeout;
 
-use crate::{
-    agent::Orchestrator, otel, posts::PostIndex, runs::RunRecords, settings::Settings,
-    tools::ToolDeps,
-};
+use crate::{agent::Orchestrator, otel, runs::RunRecords, settings::Settings, tools::ToolDeps};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The MCP Streamable HTTP session header (browser MCP clients read it).
@@ -49,7 +46,6 @@ const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 #[derive(Clone)]
 pub struct AppState {
     pub orchestrator: Arc<Orchestrator>,
-    pub posts: PostIndex,
     pub runs: RunRecords,
     pub deps: Arc<ToolDeps>,
     pub settings: Arc<Settings>,

@@ -41,12 +41,12 @@ pub fn router(with_metrics: bool) -> Router<AppState> {
 #[utoipa::path(get, path = "/metrics", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let m = &state.deps.metrics;
-    let (posts, embedded) = state.posts.counts();
+    let (posts, embedded) = state.deps.posts.counts();
     m.post_embedder(
-        state.posts.embedder().as_str(),
-        &state.posts.local_model().unwrap_or_default(),
+        state.deps.posts.embedder().as_str(),
+        &state.deps.posts.local_model().unwrap_or_default(),
     );
-    let backlog = if state.posts.embedder() == Embedder::Azure {
+    let backlog = if state.deps.posts.embedder() == Embedder::Azure {
         posts.saturating_sub(embedded)
     } else {
         0
@@ -76,14 +76,14 @@ pub async fn healthz() -> &'static str {
 /// upstreams are configured and whether the post store is reachable.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
-    let post_index = state.posts.get("readyz-probe").await.is_ok();
+    let post_index = state.deps.posts.get("readyz-probe").await.is_ok();
     let post_store = match state.settings.posts.backend {
         PostsBackend::Sqlite => "sqlite",
         PostsBackend::Postgres => "postgres",
     };
     // SQLite is read by the probe itself; PostgreSQL is reachable while
     // this replica follows its changes.
-    let post_store_reachable = post_index && !state.posts.stale();
+    let post_store_reachable = post_index && !state.deps.posts.stale();
     let mcp_tools = match state.orchestrator.connection().list_tools().await {
         Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
@@ -100,8 +100,8 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         llm_model_family: llm_model_family.to_owned(),
         llm_dropped_parameters,
         embeddings_configured: state.deps.llm.embeddings_configured(),
-        embedder: state.posts.embedder().as_str().to_owned(),
-        local_model: state.posts.local_model(),
+        embedder: state.deps.posts.embedder().as_str().to_owned(),
+        local_model: state.deps.posts.local_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
         rate_limits: rate_limits(&state),

@@ -110,6 +110,7 @@ pub async fn suggest_for_post(
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
     let post = state
+        .deps
         .posts
         .get(&post_id)
         .await?

@@ -16,7 +16,7 @@ mod search_m365;
 mod search_posts;
 pub mod session;
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use tracing::Instrument;
 
@@ -40,50 +40,21 @@ use crate::{
     metrics::Metrics,
     msgraph::GraphClient,
     otel,
-    posts::{PostIndex, PostIndexError},
-    settings::Settings,
+    posts::PostIndex,
 };
 use output::{HintWritten, M365Found, PostsFound};
 
 /// Longest accepted `query` argument.
 pub const MAX_QUERY_CHARS: usize = 500;
 
-/// The upstream clients every session's tools use.
+/// The upstream clients every session's tools use (wired by
+/// [`crate::tool_deps`]).
 pub struct ToolDeps {
     pub graph: GraphClient,
     pub posts: PostIndex,
     pub llm: AzureOpenAi,
     /// What every part records into (scraped at `GET /metrics`).
     pub metrics: Metrics,
-}
-
-impl ToolDeps {
-    /// The upstream clients as `settings` configure them, sharing `http`'s
-    /// connection pool, and the post index opened: the one wiring used by the
-    /// app, the tests and the benches.
-    pub async fn build(settings: &Settings, http: reqwest::Client) -> Result<Self, PostIndexError> {
-        let metrics = Metrics::default();
-        let llm =
-            AzureOpenAi::new(http.clone(), &settings.azure_openai).with_metrics(metrics.clone());
-        let graph = GraphClient::new(
-            http,
-            &settings.msgraph.base_url,
-            Duration::from_millis(settings.msgraph.timeout_ms),
-        )
-        .with_max_body_bytes(settings.msgraph.max_body_bytes)
-        .with_metrics(metrics.clone());
-        let posts = PostIndex::open(&settings.posts, llm.clone())
-            .await?
-            .with_min_similarity(settings.posts.min_similarity)
-            .with_payload_logs(settings.log.payloads)
-            .with_metrics(metrics.clone());
-        Ok(Self {
-            graph,
-            posts,
-            llm,
-            metrics,
-        })
-    }
 }
 
 /// The tool server. One instance serves the in-process connection; `/mcp`
@@ -147,15 +118,9 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchM365Args>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let span = call_span("search_m365", &ctx);
-        self.recorded("search_m365", span, async {
-            match self.caller(&ctx) {
-                Ok(caller) => {
-                    let work = search_m365::run(&self.deps, &caller, args, self.door.with_text());
-                    cancellable(ctx, work).await
-                }
-                Err(e) => e,
-            }
+        let with_text = self.door.with_text();
+        self.serve_as_caller("search_m365", ctx, async |caller| {
+            search_m365::run(&self.deps, &caller, args, with_text).await
         })
         .await
     }
@@ -171,15 +136,9 @@ impl SuggestionTools {
         Parameters(args): Parameters<SearchPostsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let span = call_span("search_posts", &ctx);
-        self.recorded("search_posts", span, async {
-            match self.caller(&ctx) {
-                Ok(caller) => {
-                    let work = search_posts::run(&self.deps, &caller, args, self.door.with_text());
-                    cancellable(ctx, work).await
-                }
-                Err(e) => e,
-            }
+        let with_text = self.door.with_text();
+        self.serve_as_caller("search_posts", ctx, async |caller| {
+            search_posts::run(&self.deps, &caller, args, with_text).await
         })
         .await
     }
@@ -195,9 +154,12 @@ impl SuggestionTools {
         Parameters(args): Parameters<HintArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let span = call_span("generate_action_hint", &ctx);
-        let work = cancellable(ctx, action_hint::run(&self.deps, args));
-        self.recorded("generate_action_hint", span, work).await
+        self.serve(
+            "generate_action_hint",
+            ctx,
+            action_hint::run(&self.deps, args),
+        )
+        .await
     }
 
     /// The whole Suggestions panel for a post (`/mcp` only).
@@ -215,13 +177,39 @@ impl SuggestionTools {
             return output::failed("get_suggestions is offered on /mcp only", None);
         };
         let caller = http::caller(&ctx);
-        let span = call_span("get_suggestions", &ctx);
-        let work = cancellable(ctx, get_suggestions::run(panels.as_ref(), caller, request));
-        self.recorded("get_suggestions", span, work).await
+        let work = get_suggestions::run(panels.as_ref(), caller, request);
+        self.serve("get_suggestions", ctx, work).await
     }
 }
 
 impl SuggestionTools {
+    /// Serves a call of `tool` made by a caller of this door: `work` with
+    /// the caller, as [`Self::serve`] does.
+    async fn serve_as_caller(
+        &self,
+        tool: &'static str,
+        ctx: RequestContext<RoleServer>,
+        work: impl AsyncFnOnce(Arc<Caller>) -> CallToolResult,
+    ) -> CallToolResult {
+        match self.caller(&ctx) {
+            Ok(caller) => self.serve(tool, ctx, work(caller)).await,
+            Err(refused) => self.serve(tool, ctx, async { refused }).await,
+        }
+    }
+
+    /// Serves a call of `tool`: `work` in the call's span, stopped when the
+    /// caller cancels, its outcome counted by door.
+    async fn serve(
+        &self,
+        tool: &'static str,
+        ctx: RequestContext<RoleServer>,
+        work: impl Future<Output = CallToolResult>,
+    ) -> CallToolResult {
+        let span = call_span(tool, &ctx);
+        let work = cancellable(ctx, work);
+        self.recorded(tool, span, work).await
+    }
+
     /// Runs a tool call in `span` and records it: `ok`, `error` (its source
     /// failed) or `invalid` (the call itself was wrong), by door.
     async fn recorded(

@@ -28,7 +28,7 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
     let http = linkup_suggestions::http_client().expect("the HTTP client");
-    let deps = ToolDeps::build(&settings, http)
+    let deps = linkup_suggestions::tool_deps(&settings, http, Default::default())
         .await
         .expect("the tools' dependencies");
     Deps {
