@@ -10,7 +10,7 @@ use super::{
     state::{RunCtx, RunState},
 };
 use crate::{
-    llm::{ChatOptions, LlmError},
+    llm::{ChatOptions, LlmError, chat::Completion},
     otel,
 };
 
@@ -35,22 +35,7 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 response_format: Some(prompt::response_format()),
             };
             let round = state.llm_calls + 1;
-            let model = ctx.llm.model();
-            let span = tracing::debug_span!(
-                "chat",
-                otel.name = format!("chat {model}"),
-                otel.kind = "client",
-                gen_ai.operation.name = "chat",
-                gen_ai.provider.name = otel::PROVIDER,
-                gen_ai.request.model = model,
-                gen_ai.request.temperature = 0.0,
-                gen_ai.request.max_tokens = MAX_TOKENS,
-                gen_ai.response.model = Empty,
-                gen_ai.response.id = Empty,
-                gen_ai.usage.input_tokens = Empty,
-                gen_ai.usage.output_tokens = Empty,
-                round,
-            );
+            let span = chat_span(ctx.llm.model(), round);
             let call = ctx
                 .llm
                 .chat(&state.messages, options)
@@ -58,8 +43,8 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
             let result = tokio::time::timeout_at(ctx.llm_deadline, call)
                 .await
                 .unwrap_or(Err(LlmError::Timeout));
-            let response = match result {
-                Ok(r) => r,
+            let completion = match result {
+                Ok(c) => c,
                 Err(e) => {
                     span.in_scope(|| {
                         tracing::warn!(round, error.kind = e.kind_str(), "LLM call failed")
@@ -68,35 +53,61 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                     return Err(e);
                 }
             };
-            span.record("gen_ai.response.model", response.model.as_deref());
-            span.record("gen_ai.response.id", response.id.as_deref());
-            otel::set_strings(
-                &span,
-                "gen_ai.response.finish_reasons",
-                response.finish.map(|f| f.as_str().to_owned()),
-            );
-            if let Some(u) = response.usage {
-                span.record("gen_ai.usage.input_tokens", u.input_tokens);
-                span.record("gen_ai.usage.output_tokens", u.output_tokens);
-                span.in_scope(|| {
-                    tracing::debug!(
-                        gen_ai.usage.input_tokens = u.input_tokens,
-                        gen_ai.usage.output_tokens = u.output_tokens,
-                        "chat done"
-                    );
-                });
-                ctx.events.usage(round, u.input_tokens, u.output_tokens);
+            record(&span, &completion, round, ctx);
+            if let Some(u) = completion.usage {
                 state.usage.input_tokens += u.input_tokens;
                 state.usage.output_tokens += u.output_tokens;
             }
             state.llm_calls += 1;
             ctx.run.round_done();
-            let message = response.message;
+            let message = completion.message;
             let report = StepReport {
                 tool_calls: message.tool_calls.iter().map(|c| c.name.clone()).collect(),
             };
             state.messages.push(message);
             Ok(report)
         })
+    }
+}
+
+/// The `chat` span of round `round` (OpenTelemetry GenAI conventions).
+fn chat_span(model: &str, round: u32) -> tracing::Span {
+    tracing::debug_span!(
+        "chat",
+        otel.name = format!("chat {model}"),
+        otel.kind = "client",
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = otel::PROVIDER,
+        gen_ai.request.model = model,
+        gen_ai.request.temperature = 0.0,
+        gen_ai.request.max_tokens = MAX_TOKENS,
+        gen_ai.response.model = Empty,
+        gen_ai.response.id = Empty,
+        gen_ai.usage.input_tokens = Empty,
+        gen_ai.usage.output_tokens = Empty,
+        round,
+    )
+}
+
+/// What the answer says about itself, on its span and the run's stream.
+fn record(span: &tracing::Span, completion: &Completion, round: u32, ctx: &RunCtx<'_>) {
+    span.record("gen_ai.response.model", completion.model.as_deref());
+    span.record("gen_ai.response.id", completion.id.as_deref());
+    otel::set_strings(
+        span,
+        "gen_ai.response.finish_reasons",
+        completion.finish.map(|f| f.as_str().to_owned()),
+    );
+    if let Some(u) = completion.usage {
+        span.record("gen_ai.usage.input_tokens", u.input_tokens);
+        span.record("gen_ai.usage.output_tokens", u.output_tokens);
+        span.in_scope(|| {
+            tracing::debug!(
+                gen_ai.usage.input_tokens = u.input_tokens,
+                gen_ai.usage.output_tokens = u.output_tokens,
+                "chat done"
+            );
+        });
+        ctx.events.usage(round, u.input_tokens, u.output_tokens);
     }
 }

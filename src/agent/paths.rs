@@ -23,30 +23,12 @@ use crate::{
 impl Orchestrator {
     /// Agent when possible, else (or after an LLM failure) the fallback.
     pub(super) async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, run: &Run) {
-        let skip = if !self.llm.configured() {
-            Some(Degraded::LlmUnconfigured)
-        } else if self.circuit.is_open() {
-            Some(Degraded::LlmCircuitOpen)
-        } else if self.llm.throttled() {
-            // A 429's retry time has not passed: not even one call.
-            Some(Degraded::from(&crate::llm::LlmError::RateLimited {
-                retry_after_secs: None,
-            }))
-        } else {
-            None
-        };
-        if let Some(reason) = skip {
-            run.note(reason);
-            ctx.events.emit(RunEvent::Fallback {
-                reason: reason.to_string(),
-            });
-            run.take_path(RunPath::Fallback);
-            let all = fallback::Searches {
+        if let Some(reason) = self.reason_to_skip_the_agent() {
+            let every = fallback::Searches {
                 m365: true,
                 posts: true,
             };
-            self.fallback(ctx, input, all).await;
-            return;
+            return self.fall_back(ctx, input, run, reason, every).await;
         }
         // No posts search of our own here: the model is asked for one, an LLM
         // failure's fallback makes one if it has not run, and a deadline
@@ -69,32 +51,66 @@ impl Orchestrator {
                 }
             }
             Err(e) => {
-                let reason = match &e {
-                    GraphError::Node(e) => {
-                        if *e != LlmError::ContentFilter {
-                            self.circuit.record_failure();
-                        }
-                        Degraded::from(e)
-                    }
-                    // Not the LLM's fault: the wiring let a run go round
-                    // past its step limit (or named a missing node).
-                    GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
-                        tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
-                        Degraded::RoundCap
-                    }
-                };
-                run.note(reason);
-                ctx.events.emit(RunEvent::Fallback {
-                    reason: reason.to_string(),
-                });
-                run.take_path(RunPath::Fallback);
-                let searches = fallback::Searches {
+                let missing = fallback::Searches {
                     m365: true,
                     posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
-                self.fallback(ctx, input, searches).await;
+                let reason = self.agent_failed(&e);
+                self.fall_back(ctx, input, run, reason, missing).await;
             }
         }
+    }
+
+    /// Why the agent is not even tried: no model, the circuit open, or a
+    /// 429's retry time not passed yet.
+    fn reason_to_skip_the_agent(&self) -> Option<Degraded> {
+        if !self.llm.configured() {
+            Some(Degraded::LlmUnconfigured)
+        } else if self.circuit.is_open() {
+            Some(Degraded::LlmCircuitOpen)
+        } else if self.llm.throttled() {
+            Some(Degraded::from(&LlmError::RateLimited {
+                retry_after_secs: None,
+            }))
+        } else {
+            None
+        }
+    }
+
+    /// What the agent's failure says, counted by the circuit when it is
+    /// the model's (a refused post is not).
+    fn agent_failed(&self, e: &GraphError<LlmError>) -> Degraded {
+        match e {
+            GraphError::Node(e) => {
+                if *e != LlmError::ContentFilter {
+                    self.circuit.record_failure();
+                }
+                Degraded::from(e)
+            }
+            // Not the LLM's fault: the wiring let a run go round past its
+            // step limit (or named a missing node).
+            GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
+                tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
+                Degraded::RoundCap
+            }
+        }
+    }
+
+    /// The fallback for `reason`, making `searches`.
+    async fn fall_back(
+        &self,
+        ctx: CallCtx<'_>,
+        input: &RunInput,
+        run: &Run,
+        reason: Degraded,
+        searches: fallback::Searches,
+    ) {
+        run.note(reason);
+        ctx.events.emit(RunEvent::Fallback {
+            reason: reason.to_string(),
+        });
+        run.take_path(RunPath::Fallback);
+        self.fallback(ctx, input, searches).await;
     }
 
     /// After tool calls the model got wrong: the fallback's searches for the

@@ -18,6 +18,7 @@ mod follow;
 mod migrate;
 mod mirror;
 mod tls;
+mod upsert;
 mod writes;
 
 use std::{sync::Arc, time::Duration};

@@ -2,11 +2,13 @@
 //! takes the next change number (the counter's row lock orders writers) and
 //! notifies the listening replicas; it returns once this replica applied it.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 
-use super::{Store, within};
+use super::{
+    Store,
+    upsert::{Columns, created},
+    within,
+};
 use crate::{
     contract::PostSummary,
     store::{
@@ -41,28 +43,7 @@ impl crate::store::Store for Store {
     /// Inserts or replaces posts in one transaction; returns for each
     /// whether it was new. Returns once this replica's index shows them.
     async fn upsert(&self, posts: Vec<StoredPost>) -> Result<Vec<bool>, StoreError> {
-        // One row per id (the last wins, as when written one after another).
-        let mut last: HashMap<&str, usize> = HashMap::new();
-        for (i, p) in posts.iter().enumerate() {
-            last.insert(p.post.id.as_str(), i);
-        }
-        let rows: Vec<&StoredPost> = posts
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| last.get(p.post.id.as_str()) == Some(i))
-            .map(|(_, p)| p)
-            .collect();
-        let ids: Vec<&str> = rows.iter().map(|p| p.post.id.as_str()).collect();
-        let bodies: Vec<String> = rows
-            .iter()
-            .map(|p| serde_json::to_string(&p.post).unwrap_or_default())
-            .collect();
-        let texts: Vec<&str> = rows.iter().map(|p| p.search_text.as_str()).collect();
-        let expires: Vec<Option<i64>> = rows.iter().map(|p| p.expires_at_ms).collect();
-        let vectors: Vec<Option<Vec<u8>>> = rows
-            .iter()
-            .map(|p| p.vector.as_deref().map(encode))
-            .collect();
+        let columns = Columns::of(&posts);
         let (existing, seq) = within(async {
             let mut client = self.client().await?;
             let tx = client.transaction().await?;
@@ -70,50 +51,20 @@ impl crate::store::Store for Store {
             let existing: Vec<String> = tx
                 .query(
                     "SELECT id FROM posts WHERE id = ANY($1) AND NOT deleted",
-                    &[&ids],
+                    &[&columns.ids],
                 )
                 .await?
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
-            let upsert = tx
-                .prepare_cached(
-                    "INSERT INTO posts (id, body, search_text, expires_at, embedding, seq)
-                     SELECT u.id, u.body::jsonb, u.search_text, u.expires_at, u.embedding, $6
-                     FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::bytea[])
-                          AS u(id, body, search_text, expires_at, embedding)
-                     ON CONFLICT (id) DO UPDATE SET
-                       body = excluded.body,
-                       search_text = excluded.search_text,
-                       expires_at = excluded.expires_at,
-                       embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
-                                   WHEN posts.search_text = excluded.search_text THEN posts.embedding END,
-                       embedding_claimed_until = CASE WHEN posts.search_text = excluded.search_text
-                                   THEN posts.embedding_claimed_until END,
-                       deleted = false,
-                       deleted_at = NULL,
-                       seq = excluded.seq",
-                )
-                .await?;
-            tx.execute(&upsert, &[&ids, &bodies, &texts, &expires, &vectors, &seq])
-                .await?;
+            columns.write(&tx, seq).await?;
             notify(&tx, seq).await?;
             tx.commit().await?;
             Ok((existing, seq))
         })
         .await?;
         self.inner.mirror.wait_applied(seq).await;
-        let mut seen: Vec<&str> = existing.iter().map(String::as_str).collect();
-        Ok(posts
-            .iter()
-            .map(|p| {
-                let new = !seen.contains(&p.post.id.as_str());
-                if new {
-                    seen.push(&p.post.id);
-                }
-                new
-            })
-            .collect())
+        Ok(created(&posts, &existing))
     }
 
     /// Deletes a post (a tombstone every replica applies); true when it existed.
