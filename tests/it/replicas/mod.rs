@@ -9,6 +9,7 @@
 mod outage;
 mod schema;
 mod sync;
+mod tls;
 
 use std::time::{Duration, Instant};
 

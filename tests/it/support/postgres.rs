@@ -192,6 +192,100 @@ impl PgServer {
         );
     }
 
+    /// Requires TLS from now on: a certificate for 127.0.0.1 and localhost
+    /// signed by a CA of its own (made with openssl), `ssl = on`, and
+    /// pg_hba.conf rejecting every connection without TLS. Restarts the
+    /// server on its port; returns the CA's certificate (PEM).
+    pub fn require_tls(&mut self) -> PathBuf {
+        let dir = &self.dir.path().to_owned();
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl")
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .expect("openssl runs");
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        openssl(&[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=linkup test CA",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.crt",
+        ]);
+        openssl(&[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+        ]);
+        std::fs::write(
+            dir.join("san.ext"),
+            "subjectAltName=IP:127.0.0.1,DNS:localhost\n",
+        )
+        .unwrap();
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+            "-out",
+            "server.crt",
+        ]);
+        let data = dir.join("data");
+        for file in ["server.crt", "server.key"] {
+            std::fs::copy(dir.join(file), data.join(file)).unwrap();
+            if let Some((uid, gid)) = self.user {
+                std::os::unix::fs::chown(data.join(file), Some(uid), Some(gid)).unwrap();
+            }
+        }
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            data.join("server.key"),
+            std::fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        let conf = data.join("postgresql.conf");
+        let mut text = std::fs::read_to_string(&conf).unwrap();
+        text.push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+        std::fs::write(&conf, text).unwrap();
+        std::fs::write(
+            data.join("pg_hba.conf"),
+            "local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostnossl all all 127.0.0.1/32 reject\n",
+        )
+        .unwrap();
+        self.stop();
+        self.start_again();
+        dir.join("ca.crt")
+    }
+
     fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("pg.log")).unwrap_or_default()
     }
