@@ -101,6 +101,9 @@ pub struct App {
     limits: server::Limits,
     /// Ends the `/mcp` sessions (and their open streams) at shutdown.
     mcp_shutdown: tokio_util::sync::CancellationToken,
+    /// Cancelled at SIGTERM (`/readyz` 503), `shutdown_delay` before the listeners close.
+    shutting_down: tokio_util::sync::CancellationToken,
+    shutdown_delay: Duration,
     /// The listener of `/metrics` when `server.admin_addr` is set.
     admin: Option<(TcpListener, axum::Router)>,
 }
@@ -157,11 +160,14 @@ impl App {
             ),
             None => None,
         };
+        let shutting_down = tokio_util::sync::CancellationToken::new();
+        let shutdown_delay = Duration::from_millis(settings.server.shutdown_delay_ms);
         let state = AppState {
             orchestrator,
             runs: runs.clone(),
             deps,
             settings: Arc::new(settings),
+            shutting_down: shutting_down.clone(),
         };
         let mcp_shutdown = tokio_util::sync::CancellationToken::new();
         let admin = admin_listener.map(|l| (l, api::admin_router(state.clone())));
@@ -173,6 +179,8 @@ impl App {
             run_writer,
             limits,
             mcp_shutdown,
+            shutting_down,
+            shutdown_delay,
             admin,
         })
     }
@@ -189,17 +197,26 @@ impl App {
         self.admin.as_ref().and_then(|(l, _)| l.local_addr().ok())
     }
 
-    /// Serves until `shutdown` resolves, then lets in-flight requests finish
-    /// (at most the grace period).
+    /// Serves until `shutdown` resolves; then, not ready (`/readyz` 503),
+    /// keeps serving for `server.shutdown_delay_ms` while the load balancer
+    /// stops routing here; then closes the listeners and lets in-flight
+    /// requests finish (at most the grace period).
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        // Cancelled at shutdown: ends the `/mcp` sessions and both listeners.
+        // Cancelled after the delay: ends the `/mcp` sessions and both listeners.
         let stop = self.mcp_shutdown;
         let trigger = stop.clone();
+        let (shutting_down, delay) = (self.shutting_down, self.shutdown_delay);
         tokio::spawn(async move {
             shutdown.await;
+            shutting_down.cancel();
+            tracing::info!(
+                delay_ms = delay.as_millis() as u64,
+                "shutting down: not ready, still serving until the delay has passed"
+            );
+            tokio::time::sleep(delay).await;
             trigger.cancel();
         });
         let main = server::serve(

@@ -49,6 +49,8 @@ pub struct AppState {
     pub runs: RunRecords,
     pub deps: Arc<ToolDeps>,
     pub settings: Arc<Settings>,
+    /// Cancelled at SIGTERM: `/readyz` answers 503 from then on.
+    pub shutting_down: CancellationToken,
 }
 
 /// The whole HTTP surface; `/mcp` sessions end when `shutdown` is cancelled.

@@ -72,8 +72,9 @@ pub async fn healthz() -> &'static str {
     "ok"
 }
 
-/// 200 when the post index answers and the MCP tools list; says which
-/// upstreams are configured and whether the post store is reachable.
+/// 200 when the post index answers and the MCP tools list, 503 from SIGTERM
+/// on (`shuttingDown`); says which upstreams are configured and whether the
+/// post store is reachable.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let post_index = state.deps.posts.get("readyz-probe").await.is_ok();
@@ -88,10 +89,12 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
     };
-    let ready = post_index && !mcp_tools.is_empty();
+    let shutting_down = state.shutting_down.is_cancelled();
+    let ready = post_index && !mcp_tools.is_empty() && !shutting_down;
     let (llm_model_family, llm_dropped_parameters) = state.deps.llm.chat_family();
     let body = Readiness {
         ready,
+        shutting_down,
         post_index,
         post_store: post_store.to_owned(),
         post_store_reachable,

@@ -285,8 +285,12 @@ pub struct ErrorDetail {
 #[serde(rename_all = "camelCase")]
 pub struct Readiness {
     /// Whether suggestions are served (the post index answers and the MCP
-    /// tools list); an unreachable PostgreSQL does not make it false.
+    /// tools list, and the process is not shutting down); an unreachable
+    /// PostgreSQL does not make it false.
     pub ready: bool,
+    /// SIGTERM was received: requests are still served for
+    /// `server.shutdown_delay_ms`, but no new ones should be routed here.
+    pub shutting_down: bool,
     /// The post index answers searches (from memory with PostgreSQL).
     pub post_index: bool,
     /// Where posts are stored: `sqlite` or `postgres`.

@@ -61,7 +61,11 @@ pub struct ServerSettings {
     /// Browser origins allowed by CORS; empty means none.
     #[serde(default)]
     pub cors_origins: Vec<String>,
-    /// How long in-flight requests may run after SIGTERM before the process exits.
+    /// How long after SIGTERM requests are still accepted (`/readyz` 503)
+    /// before the listener closes.
+    pub shutdown_delay_ms: u64,
+    /// How long in-flight requests may run after the listener closed before
+    /// the process exits.
     pub shutdown_grace_ms: u64,
     /// How long a client may take to send a request head; then the connection
     /// is closed. Counts from the connection's start for its first request,

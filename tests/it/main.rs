@@ -15,6 +15,7 @@ mod quality;
 mod relevance;
 mod replicas;
 mod runs;
+mod shutdown;
 mod slow_clients;
 mod suggestions;
 mod traces;

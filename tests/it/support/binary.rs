@@ -43,6 +43,15 @@ impl Binary {
         self.child.id()
     }
 
+    /// Sends it SIGTERM (what Kubernetes and Docker send to stop it).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "SIGTERM sent");
+    }
+
     /// Kills it (SIGKILL: no shutdown at all) and waits for it.
     pub fn kill(mut self) {
         let _ = self.child.kill();
