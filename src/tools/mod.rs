@@ -16,6 +16,7 @@ mod search_m365;
 mod search_posts;
 pub mod session;
 
+use std::pin::Pin;
 use std::sync::Arc;
 
 use tracing::Instrument;
@@ -157,7 +158,7 @@ impl SuggestionTools {
         self.serve(
             "generate_action_hint",
             ctx,
-            action_hint::run(&self.deps, args),
+            Box::pin(action_hint::run(&self.deps, args)),
         )
         .await
     }
@@ -177,7 +178,7 @@ impl SuggestionTools {
             return output::failed("get_suggestions is offered on /mcp only", None);
         };
         let caller = http::caller(&ctx);
-        let work = get_suggestions::run(panels.as_ref(), caller, request);
+        let work = Box::pin(get_suggestions::run(panels.as_ref(), caller, request));
         self.serve("get_suggestions", ctx, work).await
     }
 }
@@ -192,18 +193,20 @@ impl SuggestionTools {
         work: impl AsyncFnOnce(Arc<Caller>) -> CallToolResult,
     ) -> CallToolResult {
         match self.caller(&ctx) {
-            Ok(caller) => self.serve(tool, ctx, work(caller)).await,
-            Err(refused) => self.serve(tool, ctx, async { refused }).await,
+            Ok(caller) => self.serve(tool, ctx, Box::pin(work(caller))).await,
+            Err(refused) => self.serve(tool, ctx, Box::pin(async { refused })).await,
         }
     }
 
     /// Serves a call of `tool`: `work` in the call's span, stopped when the
-    /// caller cancels, its outcome counted by door.
+    /// caller cancels, its outcome counted by door. `work` comes boxed: a
+    /// tool's future holds its upstream requests (kilobytes), and each layer
+    /// here and in rmcp would otherwise copy it when it moves.
     async fn serve(
         &self,
         tool: &'static str,
         ctx: RequestContext<RoleServer>,
-        work: impl Future<Output = CallToolResult>,
+        work: Pin<Box<impl Future<Output = CallToolResult>>>,
     ) -> CallToolResult {
         let span = call_span(tool, &ctx);
         let work = cancellable(ctx, work);
