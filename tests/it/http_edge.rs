@@ -25,15 +25,7 @@ async fn liveness_is_ok_and_readiness_lists_the_mcp_tools_and_upstreams() {
 #[tokio::test]
 async fn openapi_document_describes_every_route_and_the_response_contract() {
     let app = spawn_app().await;
-    let doc: Value = app
-        .http
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc: Value = app.get_json("/openapi.json").await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
     for path in [
         "/api/suggestions",

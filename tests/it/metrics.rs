@@ -289,15 +289,7 @@ async fn after_a_429_no_call_goes_to_that_upstream_until_its_retry_time() {
     );
     assert_eq!(third["unavailableSources"], json!(["m365"]));
 
-    let ready: serde_json::Value = app
-        .http
-        .get(app.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ready: serde_json::Value = app.get_json("/readyz").await;
     assert_eq!(
         ready["rateLimits"]["azureOpenaiChat"], "throttled",
         "{ready}"

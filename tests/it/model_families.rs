@@ -49,14 +49,7 @@ fn chat_calls(app: &TestApp) -> Vec<Received> {
 }
 
 async fn readyz(app: &TestApp) -> Value {
-    app.http
-        .get(app.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    app.get_json("/readyz").await
 }
 
 #[tokio::test]

@@ -22,15 +22,7 @@ async fn a_post_is_created_then_updated_fetched_and_deleted_idempotently() {
         app.put_post("p-1", post_body("second text", &["a"])).await,
         200
     );
-    let got: Value = app
-        .http
-        .get(app.url("/api/posts/p-1"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let got: Value = app.get_json("/api/posts/p-1").await;
     assert_eq!(got["id"], "p-1");
     assert_eq!(got["text"], "second text");
     assert_eq!(got["joinCount"], 1);

@@ -70,15 +70,7 @@ async fn with_the_embedder_off_posts_are_matched_by_words_only() {
         .suggest(json!({"postId": "p-ask", "text": SCREEN_QUESTION}), None)
         .await;
     assert!(!post_ids(&body).contains(&"p-screen".to_owned()), "{body}");
-    let ready: Value = app
-        .http
-        .get(app.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ready: Value = app.get_json("/readyz").await;
     assert_eq!(ready["embedder"], "none");
     assert!(ready["localModel"].is_null(), "{ready}");
 }
@@ -91,15 +83,7 @@ async fn readyz_and_metrics_name_the_embedder_and_the_local_model() {
             ..Default::default()
         })
         .await;
-        let ready: Value = app
-            .http
-            .get(app.url("/readyz"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let ready: Value = app.get_json("/readyz").await;
         assert_eq!(ready["embedder"], embedder, "{ready}");
         assert_eq!(ready["localModel"], "wordllama-l2-supercat-256", "{ready}");
         let metrics = app

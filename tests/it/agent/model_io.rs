@@ -89,15 +89,7 @@ async fn repeated_llm_failures_open_the_circuit_and_skip_the_agent() {
     );
     assert!(degraded(&body).contains(&"llm_circuit_open".to_owned()));
     assert!(!titles(&body).is_empty());
-    let ready: Value = app
-        .http
-        .get(app.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ready: Value = app.get_json("/readyz").await;
     assert_eq!(ready["llmCircuitOpen"], true);
 }
 

@@ -187,6 +187,12 @@ impl TestApp {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
+    /// `GET path`, its JSON body (whatever the status).
+    pub async fn get_json(&self, path: &str) -> Value {
+        let res = self.http.get(self.url(path)).send().await.expect("get");
+        res.json().await.expect("a JSON body")
+    }
+
     /// Stores a post through the ingestion API.
     pub async fn put_post(&self, id: &str, body: Value) -> u16 {
         self.put(id, body).await.0
