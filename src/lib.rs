@@ -111,9 +111,10 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let http = http_client_with(Duration::from_millis(
-            settings.server.upstream_idle_timeout_ms,
-        ))
+        let http = upstream_client(
+            Duration::from_millis(settings.server.upstream_idle_timeout_ms),
+            settings.server.upstream_http2,
+        )
         .context("building the HTTP client")?;
         let metrics = metrics::Metrics::default();
         let deps = tool_deps(&settings, http, metrics).await.with_context(|| {
@@ -252,23 +253,32 @@ const IDLE_CONNECTIONS_PER_HOST: usize = 256;
 /// The one upstream HTTP client (connection pool shared by Graph and Azure OpenAI).
 /// No system proxy: upstream URLs are exactly what is configured.
 pub fn http_client() -> reqwest::Result<reqwest::Client> {
-    http_client_with(DEFAULT_UPSTREAM_IDLE)
+    upstream_client(DEFAULT_UPSTREAM_IDLE, false)
 }
 
 /// Idle upstream connections kept this long by [`http_client`] (`server.upstream_idle_timeout_ms`).
 const DEFAULT_UPSTREAM_IDLE: Duration = Duration::from_secs(15);
 
-/// The HTTP client, its idle connections closed after `idle`.
-pub fn http_client_with(idle: Duration) -> reqwest::Result<reqwest::Client> {
+/// The HTTP client, its idle connections closed after `idle`; HTTP/2 only
+/// when `http2` (`server.upstream_http2`), else HTTP/1.1.
+pub fn upstream_client(idle: Duration, http2: bool) -> reqwest::Result<reqwest::Client> {
     // reqwest is built without a bundled crypto provider: install ring's once.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
+    let builder = reqwest::Client::builder()
         .no_proxy()
         .pool_idle_timeout(idle)
-        // Each HTTP/1.1 connection holds ~50 KB of buffers: after a burst, keep
+        // Each HTTP/1.1 connection holds ~30 KB of buffers: after a burst, keep
         // enough for steady load and close the rest (B4).
-        .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST)
-        .build()
+        .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST);
+    // HTTP/2 multiplexes every call to a host over one connection: ~50 MB less
+    // at 1,000 requests in flight (B4), but hyper queues calls beyond the
+    // server's stream limit instead of opening another connection, and B2's
+    // latency at 64 concurrent rises (BENCHMARKS.md, issue 21).
+    if http2 {
+        builder.http2_prior_knowledge().build()
+    } else {
+        builder.http1_only().build()
+    }
 }
 
 async fn shutdown_signal() {

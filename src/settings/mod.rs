@@ -51,6 +51,9 @@ pub struct ServerSettings {
     /// Idle connections to the upstreams (Azure OpenAI, Graph) are closed
     /// after this long.
     pub upstream_idle_timeout_ms: u64,
+    /// Speak HTTP/2 to the upstreams (one multiplexed connection per host)
+    /// instead of HTTP/1.1 (a connection per call in flight).
+    pub upstream_http2: bool,
     /// A second listener for `/metrics` only (then not served on `addr`), so
     /// the metrics need not be public; unset or empty: none.
     #[serde(default, deserialize_with = "empty_as_none")]

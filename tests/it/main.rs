@@ -20,6 +20,7 @@ mod slow_clients;
 mod suggestions;
 mod traces;
 mod upstream_faults;
+mod upstream_http;
 // Shared with benches/load.rs, which uses helpers the tests do not.
 #[allow(dead_code)]
 mod support;

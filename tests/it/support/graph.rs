@@ -158,6 +158,8 @@ pub fn engineering_corpus() -> Vec<Doc> {
 /// One request the fake received.
 #[derive(Clone, Debug)]
 pub struct Received {
+    /// The HTTP version the request came over.
+    pub version: axum::http::Version,
     pub authorization: Option<String>,
     /// The W3C trace context the request carried.
     pub traceparent: Option<String>,
@@ -214,6 +216,11 @@ impl FakeGraph {
             .await
             .expect("bind fake graph");
         let addr = listener.local_addr().expect("addr");
+        // As Azure's and Graph's front ends do: no Nagle delay between a
+        // response's HTTP/2 frames.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { addr, script }
     }
@@ -315,6 +322,7 @@ impl Drop for InFlight {
 
 async fn search(
     State(script): State<Arc<Mutex<Script>>>,
+    version: axum::http::Version,
     headers: HeaderMap,
     body: String,
 ) -> Response {
@@ -330,6 +338,7 @@ async fn search(
         .map(str::to_owned);
     let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     script.lock().unwrap().received.push(Received {
+        version,
         authorization: authorization.clone(),
         traceparent: headers
             .get("traceparent")

@@ -75,6 +75,8 @@ pub const HUGE_BYTES: usize = 20 * 1024 * 1024;
 /// One request received.
 #[derive(Clone, Debug)]
 pub struct Received {
+    /// The HTTP version the request came over.
+    pub version: axum::http::Version,
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
@@ -134,6 +136,11 @@ impl FakeOpenAi {
             .await
             .expect("bind fake openai");
         let addr = listener.local_addr().expect("addr");
+        // As Azure's and Graph's front ends do: no Nagle delay between a
+        // response's HTTP/2 frames.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { addr, script }
     }
@@ -250,6 +257,7 @@ async fn handle_v1(
     State(script): State<Arc<Mutex<Script>>>,
     Path(op): Path<String>,
     Query(query): Query<std::collections::HashMap<String, String>>,
+    version: axum::http::Version,
     headers: HeaderMap,
     raw: String,
 ) -> Response {
@@ -268,13 +276,21 @@ async fn handle_v1(
     {
         return azure_error(400, "BadRequest", "API version not supported");
     }
-    serve(&script, &deployment, &op, &headers, raw, body, true).await
+    let request = Request {
+        deployment: &deployment,
+        op: &op,
+        version,
+        headers: &headers,
+        v1: true,
+    };
+    serve(&script, request, raw, body).await
 }
 
 async fn handle(
     State(script): State<Arc<Mutex<Script>>>,
     Path((deployment, op)): Path<(String, String)>,
     Query(query): Query<std::collections::HashMap<String, String>>,
+    version: axum::http::Version,
     headers: HeaderMap,
     raw: String,
 ) -> Response {
@@ -282,7 +298,14 @@ async fn handle(
     if !query.contains_key("api-version") {
         return azure_error(404, "404", "Resource not found");
     }
-    serve(&script, &deployment, &op, &headers, raw, body, false).await
+    let request = Request {
+        deployment: &deployment,
+        op: &op,
+        version,
+        headers: &headers,
+        v1: false,
+    };
+    serve(&script, request, raw, body).await
 }
 
 /// A documented invalid-request error naming a parameter (OpenAI's shape,
@@ -357,15 +380,24 @@ fn refused(deployment: &str, request: &Value) -> Option<Response> {
     None
 }
 
-async fn serve(
-    script: &Mutex<Script>,
-    deployment: &str,
-    op: &str,
-    headers: &HeaderMap,
-    raw: String,
-    body: Value,
+/// What a request asked, whichever API shape it came in.
+struct Request<'a> {
+    deployment: &'a str,
+    op: &'a str,
+    version: axum::http::Version,
+    headers: &'a HeaderMap,
+    /// The v1 API (`/openai/v1/…`), not a dated one.
     v1: bool,
-) -> Response {
+}
+
+async fn serve(script: &Mutex<Script>, request: Request<'_>, raw: String, body: Value) -> Response {
+    let Request {
+        deployment,
+        op,
+        version,
+        headers,
+        v1,
+    } = request;
     let headers_list = headers
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_owned()))
@@ -374,6 +406,7 @@ async fn serve(
         let mut s = script.lock().unwrap();
         if !s.no_record {
             s.received.push(Received {
+                version,
                 path: if v1 {
                     format!("/openai/v1/{op}")
                 } else {

@@ -1,0 +1,63 @@
+//! The HTTP version spoken to Azure OpenAI and Microsoft Graph: HTTP/1.1 by
+//! default, HTTP/2 with `server.upstream_http2` (both upstreams speak it).
+
+use axum::http::Version;
+use serde_json::json;
+
+use crate::support::{
+    Options, graph::TOKEN, openai::ChatStep, post_ids, spawn_app_with_corpus, titles,
+};
+
+async fn panel_over(env: Vec<(&'static str, String)>) -> (Vec<Version>, Vec<Version>) {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        env,
+        ..Default::default()
+    })
+    .await;
+    app.openai.chat([
+        ChatStep::ToolCalls(vec![
+            ("search_m365", json!({"query": "deployment pipeline"})),
+            ("search_posts", json!({"query": "deployment pipeline"})),
+        ]),
+        ChatStep::Final(
+            json!({ "m365": ["m1"], "posts": ["p1"], "actionHint": "Read the runbook." }),
+        ),
+    ]);
+    let request =
+        json!({"postId": "p-new", "text": "How do I set up a deployment pipeline for our repo?"});
+    let (status, body) = app.suggest(request, Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "agent", "{body}");
+    assert!(!titles(&body).is_empty(), "documents found: {body}");
+    assert_eq!(post_ids(&body), vec!["p-77"], "{body}");
+    let chat = app
+        .openai
+        .chat_requests()
+        .iter()
+        .map(|r| r.version)
+        .collect();
+    let graph = app.graph.received().iter().map(|r| r.version).collect();
+    (chat, graph)
+}
+
+#[tokio::test]
+async fn the_upstreams_are_called_over_http1_by_default() {
+    let (chat, graph) = panel_over(vec![]).await;
+    assert_eq!(chat, vec![Version::HTTP_11; 2]);
+    assert!(
+        !graph.is_empty() && graph.iter().all(|v| *v == Version::HTTP_11),
+        "{graph:?}"
+    );
+}
+
+#[tokio::test]
+async fn with_upstream_http2_both_upstreams_are_called_over_http2() {
+    let env = vec![("LINKUP__SERVER__UPSTREAM_HTTP2", "true".to_owned())];
+    let (chat, graph) = panel_over(env).await;
+    assert_eq!(chat, vec![Version::HTTP_2; 2]);
+    assert!(
+        !graph.is_empty() && graph.iter().all(|v| *v == Version::HTTP_2),
+        "{graph:?}"
+    );
+}
