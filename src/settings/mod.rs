@@ -278,6 +278,17 @@ const LEGACY_ENV: [(&str, &str, &str); 6] = [
     ),
 ];
 
+impl ServerSettings {
+    /// An empty entry in a list (`LINKUP__SERVER__API_KEYS=""`, as an unset
+    /// Secret key or a ConfigMap line gives, or `a,,b`) means none: an empty
+    /// API key would admit a request sending an empty `X-Api-Key`.
+    fn drop_empty_entries(&mut self) {
+        self.api_keys
+            .retain(|k| !k.expose_secret().trim().is_empty());
+        self.cors_origins.retain(|o| !o.trim().is_empty());
+    }
+}
+
 /// The defaults, compiled in so the binary runs from any directory.
 const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
@@ -316,7 +327,8 @@ impl Settings {
                 builder = builder.set_override(key, value.as_str())?;
             }
         }
-        let settings: Settings = builder.build()?.try_deserialize()?;
+        let mut settings: Settings = builder.build()?.try_deserialize()?;
+        settings.server.drop_empty_entries();
         settings.validate()?;
         Ok(settings)
     }
@@ -419,6 +431,25 @@ mod tests {
         .unwrap();
         assert_eq!(s.azure_openai.chat_deployment, "new");
         assert_eq!(s.agent.timeout_ms, 1500);
+        let keys: Vec<&str> = s
+            .server
+            .api_keys
+            .iter()
+            .map(|k| k.expose_secret())
+            .collect();
+        assert_eq!(keys, ["a", "b"]);
+    }
+
+    #[test]
+    fn empty_api_keys_and_origins_are_none() {
+        let s = load(&[
+            ("LINKUP__SERVER__API_KEYS", ""),
+            ("LINKUP__SERVER__CORS_ORIGINS", ""),
+        ])
+        .unwrap();
+        assert!(s.server.api_keys.is_empty());
+        assert!(s.server.cors_origins.is_empty());
+        let s = load(&[("LINKUP__SERVER__API_KEYS", "a,,b, ")]).unwrap();
         let keys: Vec<&str> = s
             .server
             .api_keys
