@@ -39,31 +39,38 @@ pub async fn suggest(
     AppJson(body): AppJson<SuggestionsRequest>,
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
+    let stream = wants_stream(headers);
     let req = validate::suggestions(body)?;
     let input = RunInput::for_request(req, graph_token, arrived);
-    Ok(answer(&state, &headers, input).await)
+    Ok(answer(&state, stream, input).await)
 }
 
 /// The run's id in every answer (JSON or stream), before the run starts.
 pub(super) const RUN_ID: header::HeaderName = header::HeaderName::from_static("x-run-id");
 
+/// Whether the caller asks for the NDJSON event stream. Takes the headers
+/// to drop them: their values share the connection's read buffer, which the
+/// run would otherwise keep alive for its whole length (B4).
+fn wants_stream(headers: HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/x-ndjson"))
+}
+
 /// JSON, or an NDJSON event stream when the caller asks for one; `X-Run-Id`
 /// names the run either way.
-async fn answer(state: &AppState, headers: &HeaderMap, input: RunInput) -> Response {
+async fn answer(state: &AppState, stream: bool, input: RunInput) -> Response {
     let run_id = HeaderValue::from_str(&input.run_id).ok();
-    let mut response = run(state, headers, input).await;
+    let mut response = run(state, stream, input).await;
     if let Some(id) = run_id {
         response.headers_mut().insert(RUN_ID, id);
     }
     response
 }
 
-async fn run(state: &AppState, headers: &HeaderMap, input: RunInput) -> Response {
-    let wants_stream = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("application/x-ndjson"));
-    if !wants_stream {
+async fn run(state: &AppState, stream: bool, input: RunInput) -> Response {
+    if !stream {
         return Json(state.orchestrator.run(input, Emitter::default()).await).into_response();
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -109,6 +116,7 @@ pub async fn suggest_for_post(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
+    let stream = wants_stream(headers);
     let post = state
         .deps
         .posts
@@ -124,7 +132,7 @@ pub async fn suggest_for_post(
         graph_token,
         arrived,
     };
-    Ok(answer(&state, &headers, input).await)
+    Ok(answer(&state, stream, input).await)
 }
 
 /// The caller's Graph token from `Authorization: Bearer …`, if sent.
