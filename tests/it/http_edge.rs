@@ -269,12 +269,19 @@ async fn malformed_authorization_header_is_a_400_naming_it() {
 #[tokio::test]
 async fn api_key_is_required_on_the_api_when_configured_but_not_on_probes() {
     let app = spawn_app_with(Options {
-        env: vec![("LINKUP__SERVER__API_KEYS", "k1,k2".into())],
+        // A stray comma is no empty key that a request without one matches.
+        env: vec![("LINKUP__SERVER__API_KEYS", "k1,,k2".into())],
         ..Default::default()
     })
     .await;
     let body = json!({"postId": "p1", "text": "hello"});
-    for (key, expected) in [(None, 401), (Some("nope"), 401), (Some("k2"), 200)] {
+    let keys = [
+        (None, 401),
+        (Some(""), 401),
+        (Some("nope"), 401),
+        (Some("k2"), 200),
+    ];
+    for (key, expected) in keys {
         let mut req = app.http.post(app.url("/api/suggestions")).json(&body);
         if let Some(k) = key {
             req = req.header("x-api-key", k);
