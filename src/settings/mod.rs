@@ -431,13 +431,15 @@ mod tests {
         .unwrap();
         assert_eq!(s.azure_openai.chat_deployment, "new");
         assert_eq!(s.agent.timeout_ms, 1500);
-        let keys: Vec<&str> = s
-            .server
+        assert_eq!(api_keys(&s), ["a", "b"]);
+    }
+
+    fn api_keys(s: &Settings) -> Vec<&str> {
+        s.server
             .api_keys
             .iter()
             .map(|k| k.expose_secret())
-            .collect();
-        assert_eq!(keys, ["a", "b"]);
+            .collect()
     }
 
     #[test]
@@ -450,13 +452,7 @@ mod tests {
         assert!(s.server.api_keys.is_empty());
         assert!(s.server.cors_origins.is_empty());
         let s = load(&[("LINKUP__SERVER__API_KEYS", "a,,b, ")]).unwrap();
-        let keys: Vec<&str> = s
-            .server
-            .api_keys
-            .iter()
-            .map(|k| k.expose_secret())
-            .collect();
-        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(api_keys(&s), ["a", "b"]);
     }
 
     #[test]
