@@ -281,7 +281,7 @@ const LEGACY_ENV: [(&str, &str, &str); 6] = [
 impl ServerSettings {
     /// An empty entry in a list (`LINKUP__SERVER__API_KEYS=""`, as an unset
     /// Secret key or a ConfigMap line gives, or `a,,b`) means none: an empty
-    /// API key would admit a request sending an empty `X-Api-Key`.
+    /// API key would admit every request that sends no `X-Api-Key`.
     fn drop_empty_entries(&mut self) {
         self.api_keys
             .retain(|k| !k.expose_secret().trim().is_empty());
