@@ -103,101 +103,132 @@ def routes() -> set[str]:
     return set(re.findall(r'\.route\("(/[a-z]+)"', source))
 
 
-def check_overlay(name: str, backend: str, objects: list[dict]) -> Problems:
-    import yaml
+class Overlay:
+    """One rendered overlay, with the views the checks share."""
 
-    p = Problems()
-    by_kind: dict[str, list[dict]] = {}
-    for o in objects:
-        by_kind.setdefault(o["kind"], []).append(o)
-    defaults = tomllib.loads((ROOT / "config" / "default.toml").read_text())
+    def __init__(self, backend: str, objects: list[dict]):
+        self.backend = backend
+        self.by_kind: dict[str, list[dict]] = {}
+        for o in objects:
+            self.by_kind.setdefault(o["kind"], []).append(o)
+        (self.deployment,) = self.by_kind["Deployment"]
+        self.pod = self.deployment["spec"]["template"]["spec"]
+        (self.container,) = self.pod["containers"]
+        self.config = {}
+        for ref in self.container.get("envFrom", []):
+            name = ref["configMapRef"]["name"]
+            (cm,) = [c for c in self.by_kind["ConfigMap"] if c["metadata"]["name"] == name]
+            self.config.update(cm["data"])
+        self.env = {e["name"]: e for e in self.container.get("env", [])}
+        self.ports = {c["name"]: c["containerPort"] for c in self.container["ports"]}
+        self.defaults = tomllib.loads((ROOT / "config" / "default.toml").read_text())
+
+    def setting(self, section: str, key: str):
+        """A setting's value in this overlay: its ConfigMap's, else the default."""
+        return self.config.get(f"LINKUP__{section}__{key}".upper(), self.defaults[section][key])
+
+
+def check_env(o: Overlay, p: Problems) -> None:
+    """Every variable is one the service reads; secrets come from the Secret."""
     keys, legacy = settings_keys(), legacy_env()
-
-    (deployment,) = by_kind["Deployment"]
-    pod = deployment["spec"]["template"]["spec"]
-    (container,) = pod["containers"]
-    config = {}
-    for ref in container.get("envFrom", []):
-        (cm,) = [c for c in by_kind["ConfigMap"] if c["metadata"]["name"] == ref["configMapRef"]["name"]]
-        config.update(cm["data"])
-    env = {e["name"]: e for e in container.get("env", [])}
-    for var in list(config) + list(env):
+    for var in list(o.config) + list(o.env):
         if problem := env_problem(var, keys, legacy):
             p.append(problem)
-    for var, e in env.items():
+    for var, e in o.env.items():
         ref = e.get("valueFrom", {}).get("secretKeyRef")
         p.expect(ref is None or ref["key"] == var, f"{var} comes from the Secret's key {ref and ref['key']}")
     for secret in ("AZURE_OPENAI_API_KEY", "DATABASE_URL", "LINKUP__SERVER__API_KEYS"):
-        p.expect(secret not in config, f"{secret} is in the ConfigMap; it belongs in the Secret")
-    if backend == "postgres":
-        p.expect("secretKeyRef" in env.get("DATABASE_URL", {}).get("valueFrom", {}), "DATABASE_URL is not read from the Secret")
+        p.expect(secret not in o.config, f"{secret} is in the ConfigMap; it belongs in the Secret")
+    if o.backend == "postgres":
+        p.expect("secretKeyRef" in o.env.get("DATABASE_URL", {}).get("valueFrom", {}), "DATABASE_URL is not read from the Secret")
 
-    # Ports: the service's listener and the admin listener.
-    ports = {c["name"]: c["containerPort"] for c in container["ports"]}
-    p.expect(ports.get("http") == port_of(defaults["server"]["addr"]), f"container port http {ports.get('http')} is not server.addr's")
-    admin = config.get("LINKUP__SERVER__ADMIN_ADDR", defaults["server"]["admin_addr"])
-    p.expect(bool(admin) and ports.get("admin") == port_of(admin), f"container port admin {ports.get('admin')} is not server.admin_addr's ({admin!r})")
-    dockerfile = (ROOT / "Dockerfile").read_text()
-    p.expect(f"EXPOSE {ports.get('http')}" in dockerfile, "the Dockerfile exposes another port than the container's http")
 
-    # Probes: the service's routes, on its port.
+def check_ports_and_probes(o: Overlay, p: Problems) -> None:
+    """The service's listener, the admin listener, and probes on its routes."""
+    http = o.ports.get("http")
+    p.expect(http == port_of(o.defaults["server"]["addr"]), f"container port http {http} is not server.addr's")
+    admin = o.setting("server", "admin_addr")
+    p.expect(bool(admin) and o.ports.get("admin") == port_of(admin), f"container port admin {o.ports.get('admin')} is not server.admin_addr's ({admin!r})")
+    p.expect(f"EXPOSE {http}" in (ROOT / "Dockerfile").read_text(), "the Dockerfile exposes another port than the container's http")
     served = routes()
     for probe, path in (("startupProbe", "/healthz"), ("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
-        get = container.get(probe, {}).get("httpGet", {})
+        get = o.container.get(probe, {}).get("httpGet", {})
         p.expect(get.get("path") == path and path in served, f"{probe} asks {get.get('path')}, expected {path} (served: {sorted(served)})")
-        p.expect(get.get("port") in ("http", ports.get("http")), f"{probe} is not on the http port")
+        p.expect(get.get("port") in ("http", http), f"{probe} is not on the http port")
 
-    # Shutdown: the kubelet's SIGKILL comes after delay + grace.
-    delay = int(config.get("LINKUP__SERVER__SHUTDOWN_DELAY_MS", defaults["server"]["shutdown_delay_ms"]))
-    grace = int(config.get("LINKUP__SERVER__SHUTDOWN_GRACE_MS", defaults["server"]["shutdown_grace_ms"]))
-    period = pod.get("terminationGracePeriodSeconds", 30) * 1000
+
+def check_shutdown(o: Overlay, p: Problems) -> None:
+    """The kubelet's SIGKILL comes after shutdown delay + grace."""
+    delay = int(o.setting("server", "shutdown_delay_ms"))
+    grace = int(o.setting("server", "shutdown_grace_ms"))
+    period = o.pod.get("terminationGracePeriodSeconds", 30) * 1000
     p.expect(period >= delay + grace + 1000, f"terminationGracePeriodSeconds {period // 1000} s < shutdown delay {delay} ms + grace {grace} ms + 1 s")
     p.expect(delay > 0, "server.shutdown_delay_ms is 0: a rolling update would reset connections")
 
-    # Security: the image's user, nothing more than it needs.
-    ctx, cctx = pod.get("securityContext", {}), container.get("securityContext", {})
+
+def check_security(o: Overlay, p: Problems) -> None:
+    """The image's user, nothing more than it needs, out to what it calls."""
+    ctx, cctx = o.pod.get("securityContext", {}), o.container.get("securityContext", {})
     p.expect(ctx.get("runAsNonRoot") is True, "runAsNonRoot is not set")
     p.expect(ctx.get("runAsUser") == image_user(), f"runAsUser {ctx.get('runAsUser')} is not the image's user {image_user()}")
     p.expect(ctx.get("seccompProfile", {}).get("type") == "RuntimeDefault", "seccompProfile is not RuntimeDefault")
     p.expect(cctx.get("readOnlyRootFilesystem") is True, "the root filesystem is writable")
     p.expect(cctx.get("allowPrivilegeEscalation") is False, "privilege escalation is allowed")
     p.expect(cctx.get("capabilities", {}).get("drop") == ["ALL"], "capabilities are not all dropped")
-    p.expect(pod.get("automountServiceAccountToken") is False, "a service-account token is mounted")
-
+    p.expect(o.pod.get("automountServiceAccountToken") is False, "a service-account token is mounted")
     # Out: DNS and HTTPS (Azure OpenAI, Graph), and PostgreSQL when it is the store.
-    egress = {port["port"] for rule in by_kind["NetworkPolicy"][0]["spec"]["egress"] for port in rule.get("ports", [])}
-    needed = {53, 443} | ({5432} if backend == "postgres" else set())
+    (policy,) = o.by_kind["NetworkPolicy"]
+    egress = {port["port"] for rule in policy["spec"]["egress"] for port in rule.get("ports", [])}
+    needed = {53, 443} | ({5432} if o.backend == "postgres" else set())
     p.expect(needed <= egress, f"egress allows ports {sorted(egress)}, not {sorted(needed)}")
 
-    # The store.
-    p.expect(config.get("LINKUP__POSTS__BACKEND", defaults["posts"]["backend"]) == backend, f"posts.backend is not {backend}")
-    replicas = deployment["spec"]["replicas"]
-    if backend == "postgres":
-        p.expect(replicas >= 2, f"{replicas} replica(s) on PostgreSQL")
-        p.expect(deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0, "a rolling update may take a replica away first")
-        (hpa,) = by_kind["HorizontalPodAutoscaler"]
-        p.expect(hpa["spec"]["minReplicas"] >= 2, "the autoscaler may go below 2 replicas")
-    else:
-        p.expect(replicas == 1, f"{replicas} replicas on one SQLite file")
-        p.expect(deployment["spec"]["strategy"]["type"] == "Recreate", "two pods would open the SQLite file during an update")
-        p.expect("HorizontalPodAutoscaler" not in by_kind, "an autoscaler would start a second pod on the SQLite file")
-        db_dir = str(Path("/app") / Path(config.get("LINKUP__POSTS__DB_PATH", defaults["posts"]["db_path"])).parent)
-        mounts = {m["mountPath"]: m["name"] for m in container.get("volumeMounts", [])}
-        volumes = {v["name"]: v for v in pod.get("volumes", [])}
-        claim = volumes.get(mounts.get(db_dir, ""), {}).get("persistentVolumeClaim", {}).get("claimName")
-        p.expect(claim in {c["metadata"]["name"] for c in by_kind.get("PersistentVolumeClaim", [])}, f"{db_dir} (posts.db_path's directory) is not on the PersistentVolumeClaim")
 
-    # Monitoring: the ServiceMonitor scrapes the admin port; the rules are alerts.yml's.
-    (service,) = by_kind["Service"]
+def check_store(o: Overlay, p: Problems) -> None:
+    """Several replicas on PostgreSQL; one, on a volume, on SQLite."""
+    spec = o.deployment["spec"]
+    p.expect(o.setting("posts", "backend") == o.backend, f"posts.backend is not {o.backend}")
+    if o.backend == "postgres":
+        p.expect(spec["replicas"] >= 2, f"{spec['replicas']} replica(s) on PostgreSQL")
+        p.expect(spec["strategy"]["rollingUpdate"]["maxUnavailable"] == 0, "a rolling update may take a replica away first")
+        (hpa,) = o.by_kind["HorizontalPodAutoscaler"]
+        p.expect(hpa["spec"]["minReplicas"] >= 2, "the autoscaler may go below 2 replicas")
+        return
+    p.expect(spec["replicas"] == 1, f"{spec['replicas']} replicas on one SQLite file")
+    p.expect(spec["strategy"]["type"] == "Recreate", "two pods would open the SQLite file during an update")
+    p.expect("HorizontalPodAutoscaler" not in o.by_kind, "an autoscaler would start a second pod on the SQLite file")
+    db_dir = str(Path("/app") / Path(o.setting("posts", "db_path")).parent)
+    mounts = {m["mountPath"]: m["name"] for m in o.container.get("volumeMounts", [])}
+    volumes = {v["name"]: v for v in o.pod.get("volumes", [])}
+    claim = volumes.get(mounts.get(db_dir, ""), {}).get("persistentVolumeClaim", {}).get("claimName")
+    claims = {c["metadata"]["name"] for c in o.by_kind.get("PersistentVolumeClaim", [])}
+    p.expect(claim in claims, f"{db_dir} (posts.db_path's directory) is not on the PersistentVolumeClaim")
+
+
+def check_monitoring(o: Overlay, p: Problems) -> None:
+    """The ServiceMonitor scrapes /metrics on the admin port; the rules are alerts.yml's."""
+    import yaml
+
+    (service,) = o.by_kind["Service"]
     service_ports = {sp["name"]: sp for sp in service["spec"]["ports"]}
-    (monitor,) = by_kind["ServiceMonitor"]
+    (monitor,) = o.by_kind["ServiceMonitor"]
     for endpoint in monitor["spec"]["endpoints"]:
-        sp = service_ports.get(endpoint["port"], {})
-        p.expect(sp.get("targetPort") in ("admin", ports.get("admin")) and endpoint.get("path", "/metrics") == "/metrics", f"the ServiceMonitor scrapes {endpoint}, not /metrics on the admin port")
+        target = service_ports.get(endpoint["port"], {}).get("targetPort")
+        on_admin = target in ("admin", o.ports.get("admin"))
+        p.expect(on_admin and endpoint.get("path", "/metrics") == "/metrics", f"the ServiceMonitor scrapes {endpoint}, not /metrics on the admin port")
     labels = service["metadata"].get("labels", {})
     p.expect(all(labels.get(k) == v for k, v in monitor["spec"]["selector"]["matchLabels"].items()), "the ServiceMonitor selects no Service")
-    (rule,) = by_kind["PrometheusRule"]
+    (rule,) = o.by_kind["PrometheusRule"]
     p.expect(rule["spec"] == yaml.safe_load(ALERTS.read_text()), "the PrometheusRule's rules are not deploy/alerts.yml's")
+
+
+CHECKS = (check_env, check_ports_and_probes, check_shutdown, check_security, check_store, check_monitoring)
+
+
+def check_overlay(name: str, backend: str, objects: list[dict]) -> list[str]:
+    """Where one rendered overlay disagrees with the service."""
+    overlay, p = Overlay(backend, objects), Problems()
+    for check_one in CHECKS:
+        check_one(overlay, p)
     return [f"{name}: {problem}" for problem in p]
 
 

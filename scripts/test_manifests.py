@@ -36,54 +36,49 @@ class DriftCheck(unittest.TestCase):
     def problems(self, objects, backend="postgres"):
         return "\n".join(k8s.check_overlay("x", backend, objects))
 
-    def changed(self, objects, change):
-        objects = copy.deepcopy(objects)
-        change(objects)
-        return objects
-
     def test_the_manifests_agree_with_the_service(self):
         self.assertEqual(self.problems(self.base), "")
         self.assertEqual(self.problems(self.sqlite, "sqlite"), "")
 
-    def test_a_grace_period_shorter_than_delay_plus_grace(self):
-        def shorten(o):
-            the(o, "Deployment")["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 40
-        self.assertIn("terminationGracePeriodSeconds 40 s < shutdown delay", self.problems(self.changed(self.base, shorten)))
+    def test_each_disagreement_is_named(self):
+        def pod(o):
+            return the(o, "Deployment")["spec"]["template"]["spec"]
 
-    def test_an_environment_variable_the_service_does_not_read(self):
-        def misspell(o):
-            the(o, "ConfigMap")["data"]["LINKUP__SERVER__SHUTDOWN_DELAY"] = "10000"
-        self.assertIn("LINKUP__SERVER__SHUTDOWN_DELAY is not one the service reads", self.problems(self.changed(self.base, misspell)))
+        def config(o):
+            return the(o, "ConfigMap")["data"]
 
-    def test_a_probe_on_a_path_the_service_does_not_serve(self):
-        def move(o):
-            container(o)["readinessProbe"]["httpGet"]["path"] = "/ready"
-        self.assertIn("readinessProbe asks /ready", self.problems(self.changed(self.base, move)))
-
-    def test_an_admin_port_that_is_not_the_admin_listeners(self):
-        def move(o):
-            the(o, "ConfigMap")["data"]["LINKUP__SERVER__ADMIN_ADDR"] = "0.0.0.0:9100"
-        self.assertIn("container port admin 9090 is not server.admin_addr's", self.problems(self.changed(self.base, move)))
-
-    def test_another_user_than_the_images(self):
-        def other(o):
-            the(o, "Deployment")["spec"]["template"]["spec"]["securityContext"]["runAsUser"] = 1000
-        self.assertIn("runAsUser 1000 is not the image's user 10001", self.problems(self.changed(self.base, other)))
-
-    def test_a_secret_in_the_config_map(self):
-        def leak(o):
-            the(o, "ConfigMap")["data"]["AZURE_OPENAI_API_KEY"] = "k"
-        self.assertIn("AZURE_OPENAI_API_KEY is in the ConfigMap", self.problems(self.changed(self.base, leak)))
-
-    def test_two_replicas_on_one_sqlite_file(self):
-        def scale(o):
-            the(o, "Deployment")["spec"]["replicas"] = 2
-        self.assertIn("2 replicas on one SQLite file", self.problems(self.changed(self.sqlite, scale), "sqlite"))
-
-    def test_alert_rules_that_are_not_alerts_yml(self):
-        def edit(o):
-            the(o, "PrometheusRule")["spec"]["groups"][0]["rules"][0]["for"] = "1m"
-        self.assertIn("not deploy/alerts.yml's", self.problems(self.changed(self.base, edit)))
+        cases = [
+            # (what changes, on which overlay, how, what the check says)
+            ("a grace period shorter than delay + grace", "postgres",
+             lambda o: pod(o).update(terminationGracePeriodSeconds=40),
+             "terminationGracePeriodSeconds 40 s < shutdown delay"),
+            ("a variable the service does not read", "postgres",
+             lambda o: config(o).update(LINKUP__SERVER__SHUTDOWN_DELAY="10000"),
+             "LINKUP__SERVER__SHUTDOWN_DELAY is not one the service reads"),
+            ("a probe on a path the service does not serve", "postgres",
+             lambda o: container(o)["readinessProbe"]["httpGet"].update(path="/ready"),
+             "readinessProbe asks /ready"),
+            ("an admin port that is not the admin listener's", "postgres",
+             lambda o: config(o).update(LINKUP__SERVER__ADMIN_ADDR="0.0.0.0:9100"),
+             "container port admin 9090 is not server.admin_addr's"),
+            ("another user than the image's", "postgres",
+             lambda o: pod(o)["securityContext"].update(runAsUser=1000),
+             "runAsUser 1000 is not the image's user 10001"),
+            ("a secret in the ConfigMap", "postgres",
+             lambda o: config(o).update(AZURE_OPENAI_API_KEY="k"),
+             "AZURE_OPENAI_API_KEY is in the ConfigMap"),
+            ("alert rules that are not alerts.yml's", "postgres",
+             lambda o: the(o, "PrometheusRule")["spec"]["groups"][0]["rules"][0].update({"for": "1m"}),
+             "not deploy/alerts.yml's"),
+            ("two replicas on one SQLite file", "sqlite",
+             lambda o: the(o, "Deployment")["spec"].update(replicas=2),
+             "2 replicas on one SQLite file"),
+        ]
+        for what, backend, change, said in cases:
+            with self.subTest(what):
+                objects = copy.deepcopy(self.base if backend == "postgres" else self.sqlite)
+                change(objects)
+                self.assertIn(said, self.problems(objects, backend))
 
 
 if __name__ == "__main__":

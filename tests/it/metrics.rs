@@ -80,10 +80,7 @@ async fn a_scrape_counts_requests_runs_upstream_and_tool_calls_without_user_text
     };
     // An agent run: one round of searches, then the answer.
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         ChatStep::Final(json!({"m365": ["m1"], "posts": ["p1"], "actionHint": "Read it."})),
     ]);
     assert_eq!(
@@ -336,10 +333,7 @@ async fn the_alert_rules_and_the_dashboard_use_only_what_the_service_exposes() {
     .await;
     // An agent run, so every family has a sample.
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         ChatStep::Final(json!({"m365": ["m1"], "posts": ["p1"], "actionHint": "Read it."})),
     ]);
     app.suggest(

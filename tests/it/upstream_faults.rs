@@ -52,10 +52,7 @@ async fn m365_cut_by_the_deadline_is_unavailable_not_empty_on_both_paths() {
         .await;
         app.graph.files(graph.clone());
         app.graph.mail(graph.clone());
-        app.openai.chat([ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ])]);
+        app.openai.chat([ChatStep::searches("deployment pipeline")]);
         let (status, body) = app.suggest(question(), Some(TOKEN)).await;
         let case = format!("llm {llm}, Graph {graph:?}: {body}");
         assert_eq!(status, 200, "{case}");

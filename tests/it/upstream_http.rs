@@ -16,10 +16,7 @@ async fn panel_over(env: Vec<(&'static str, String)>) -> (Vec<Version>, Vec<Vers
     })
     .await;
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         ChatStep::Final(
             json!({ "m365": ["m1"], "posts": ["p1"], "actionHint": "Read the runbook." }),
         ),

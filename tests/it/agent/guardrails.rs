@@ -84,10 +84,7 @@ async fn hallucinated_urls_and_foreign_posts_never_reach_the_response() {
     app.put_post("p-foreign", post_body("unrelated lunch", &[]))
         .await;
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         final_answer(
             json!([{"title": "Fake", "url": "https://evil.example/phish"}, "m1", "m7"]),
             json!(["p-foreign", {"id": "p-77"}]),

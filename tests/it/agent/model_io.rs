@@ -11,10 +11,7 @@ use super::*;
 async fn the_agent_is_offered_the_searches_only_and_answers_in_two_chat_calls() {
     let app = agent_app(vec![]).await;
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         final_answer(json!(["m1"]), json!(["p1"]), "Read the runbook."),
     ]);
     let (_, body) = app.suggest(question(), Some(TOKEN)).await;
@@ -97,10 +94,7 @@ async fn repeated_llm_failures_open_the_circuit_and_skip_the_agent() {
 async fn logs_show_node_order_tools_counts_and_times_but_no_user_text() {
     let app = agent_app(vec![]).await;
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "deployment pipeline"})),
-            ("search_posts", json!({"query": "deployment pipeline"})),
-        ]),
+        ChatStep::searches("deployment pipeline"),
         final_answer(json!(["m1"]), json!(["p1"]), "Read the runbook."),
     ]);
     let text = "Secret-ish question about deployment pipeline QWERTY-5521";
@@ -142,10 +136,7 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
     let app = agent_app(vec![]).await;
     let script = || {
         [
-            ChatStep::ToolCalls(vec![
-                ("search_m365", json!({"query": "deployment pipeline"})),
-                ("search_posts", json!({"query": "deployment pipeline"})),
-            ]),
+            ChatStep::searches("deployment pipeline"),
             final_answer(json!(["m1"]), json!(["p1"]), "Read the runbook."),
         ]
     };

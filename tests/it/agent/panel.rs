@@ -73,10 +73,7 @@ async fn all_tools_empty_give_empty_arrays_and_a_null_hint() {
     })
     .await;
     app.openai.chat([
-        ChatStep::ToolCalls(vec![
-            ("search_m365", json!({"query": "quantum origami"})),
-            ("search_posts", json!({"query": "quantum origami"})),
-        ]),
+        ChatStep::searches("quantum origami"),
         final_answer(json!([]), json!([]), "Nothing found, ask your team."),
     ]);
     let (status, body) = app
@@ -201,10 +198,7 @@ async fn slow_tools_give_partial_results_by_the_deadline() {
     let app = agent_app(vec![("LINKUP__AGENT__TIMEOUT_MS", "1000".into())]).await;
     app.graph.files(Behavior::Hang);
     app.graph.mail(Behavior::Hang);
-    app.openai.chat([ChatStep::ToolCalls(vec![
-        ("search_m365", json!({"query": "pipeline"})),
-        ("search_posts", json!({"query": "pipeline"})),
-    ])]);
+    app.openai.chat([ChatStep::searches("pipeline")]);
     let (status, body) = app.suggest(question(), Some(TOKEN)).await;
     assert_eq!(status, 200);
     assert_eq!(body["meta"]["path"], "partial");

@@ -69,6 +69,16 @@ pub enum EmbedBehavior {
     Chaos(u64),
 }
 
+impl ChatStep {
+    /// One round calling both searches with `query`.
+    pub fn searches(query: &str) -> Self {
+        Self::ToolCalls(vec![
+            ("search_m365", json!({ "query": query })),
+            ("search_posts", json!({ "query": query })),
+        ])
+    }
+}
+
 /// Size of the fakes' huge answers.
 pub const HUGE_BYTES: usize = 20 * 1024 * 1024;
 
