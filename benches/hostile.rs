@@ -67,6 +67,26 @@ fn lateness(answers: &[Answer]) -> (f64, usize) {
     (max, over.iter().filter(|o| **o > 50.0).count())
 }
 
+/// What the responses more than 50 ms late went through: each one's path
+/// and degraded reasons, with its lateness.
+fn late_ones(answers: &[Answer]) -> String {
+    let late: Vec<String> = answers
+        .iter()
+        .filter_map(|a| {
+            let over = a.body["meta"]["elapsedMs"].as_f64()? - DEADLINE_MS as f64;
+            (over > 50.0).then(|| {
+                let meta = &a.body["meta"];
+                format!("+{over:.0} ms {} {}", meta["path"], meta["degraded"])
+            })
+        })
+        .collect();
+    if late.is_empty() {
+        String::new()
+    } else {
+        format!(" (late: {})", late.join("; "))
+    }
+}
+
 fn env_with(mut env: Vec<(&'static str, String)>) -> Vec<(&'static str, String)> {
     env.push(("LINKUP__AGENT__TIMEOUT_MS", DEADLINE_MS.to_string()));
     env
@@ -188,8 +208,9 @@ pub async fn b11(http: &reqwest::Client, n: usize, long_after: bool) -> Row {
             "agent, ~20 % of Graph, chat and embeddings answers faulty (500, 429, hang, truncated, 20 MB, drip; embeddings also 2.5 s late), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
         ),
         figures: format!(
-            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
+            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms{}), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
             svc.panics(),
+            late_ones(&answers),
             n as f64 / wall.as_secs_f64(),
             (rss_after / rss_before - 1.0) * 100.0,
             if long_after { 100 } else { 15 },

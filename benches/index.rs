@@ -112,7 +112,7 @@ async fn one_size(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = index
-            .search(&query, &["bench-0".to_owned()], 5)
+            .search(&query, &["bench-0".to_owned()], 5, None)
             .await
             .expect("search");
         lat.push(t.elapsed());
@@ -196,7 +196,7 @@ async fn one_size_pg(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = b
-            .search(&query, &["bench-0".to_owned()], 5)
+            .search(&query, &["bench-0".to_owned()], 5, None)
             .await
             .expect("search");
         lat.push(t.elapsed());

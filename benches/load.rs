@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use support::{
     FakeGraph, FakeOpenAi,
     graph::{Behavior, Doc, TOKEN},
-    openai::{API_KEY, ChatStep},
+    openai::{API_KEY, ChatStep, EmbedBehavior},
 };
 
 /// The service binary under test, with its pid and address.
@@ -394,18 +394,46 @@ async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
     }
 }
 
-async fn b3(http: &reqwest::Client, n: usize, graph_hangs: bool) -> Row {
+/// Requests in flight in the soak B3c imitates (B11's).
+const SOAK_CONCURRENCY: usize = 32;
+
+/// What stalls in a B3 scenario, so that the deadline has to answer.
+#[derive(Clone, Copy)]
+enum Stall {
+    /// The LLM hangs (B3).
+    Llm,
+    /// The LLM and Graph hang: every run is cut by the deadline (B3b).
+    LlmAndGraph,
+    /// The agent runs, but every query embedding takes 2.5 s: the posts
+    /// search is still waiting when the deadline cuts the run (B3c).
+    Embeddings,
+}
+
+async fn b3(http: &reqwest::Client, n: usize, stall: Stall) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(vec![ChatStep::Hang]);
-    if graph_hangs {
-        graph.files(Behavior::Hang);
-        graph.mail(Behavior::Hang);
+    match stall {
+        Stall::Llm => openai.chat_by_round(vec![ChatStep::Hang]),
+        Stall::LlmAndGraph => {
+            openai.chat_by_round(vec![ChatStep::Hang]);
+            graph.files(Behavior::Hang);
+            graph.mail(Behavior::Hang);
+        }
+        Stall::Embeddings => {
+            openai.chat_by_round(two_rounds());
+            openai.embeddings(EmbedBehavior::Slow(Duration::from_millis(2500)));
+        }
     }
     let mut env = llm_env(&graph, &openai);
     env.push(("LINKUP__AGENT__TIMEOUT_MS", "2000".into()));
     let svc = Service::start(&env);
     seed_posts(http, &svc, 200).await;
-    let (mut lat, bodies, _) = drive(http, &svc, n, n).await;
+    // B3c at the concurrency of a soak (a batch of runs cut together);
+    // B3 and B3b all at once.
+    let concurrency = match stall {
+        Stall::Embeddings => SOAK_CONCURRENCY.min(n),
+        _ => n,
+    };
+    let (mut lat, bodies, _) = drive(http, &svc, concurrency, n).await;
     lat.sort();
     let over: Vec<f64> = lat
         .iter()
@@ -428,14 +456,16 @@ async fn b3(http: &reqwest::Client, n: usize, graph_hangs: bool) -> Row {
         .and_then(|b| b["meta"]["path"].as_str())
         .unwrap_or("?")
         .to_owned();
-    let what = if graph_hangs {
-        "LLM and Graph hang"
-    } else {
-        "LLM hangs"
+    let (id, what) = match stall {
+        Stall::Llm => ("B3", "LLM hangs"),
+        Stall::LlmAndGraph => ("B3b", "LLM and Graph hang"),
+        Stall::Embeddings => ("B3c", "query embeddings 2.5 s late"),
     };
     Row {
-        id: if graph_hangs { "B3b" } else { "B3" },
-        scenario: format!("{what}, timeout_ms 2000, {n} concurrent (path {path})"),
+        id,
+        scenario: format!(
+            "{what}, timeout_ms 2000, {n} requests, {concurrency} concurrent (path {path})"
+        ),
         figures: format!(
             "response − deadline: max {:+.1} ms, p99 {:+.1} ms, p50 {:+.1} ms; in the service (elapsedMs − deadline): max {:+.0} ms, p99 {:+.0} ms; {}/{n} answered with results",
             over.last().copied().unwrap_or(f64::NAN),
@@ -683,8 +713,9 @@ fn main() {
             );
         }
         if want("B3") {
-            rows.push(b3(&http, big, false).await);
-            rows.push(b3(&http, big, true).await);
+            for stall in [Stall::Llm, Stall::LlmAndGraph, Stall::Embeddings] {
+                rows.push(b3(&http, big, stall).await);
+            }
         }
         if want("B4") {
             rows.push(b4(&http, big).await);

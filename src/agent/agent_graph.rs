@@ -55,6 +55,7 @@ fn should_continue(state: &RunState) -> NodeName {
 /// Runs the graph; an LLM failure ends it with that error (`GraphError::Node`).
 pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     let has_token = a.input.graph_token.is_some();
+    let llm_deadline = llm_deadline(a.input.arrived, a.settings.timeout_ms);
     let ctx = RunCtx {
         llm: a.llm,
         conn: a.call.conn,
@@ -62,7 +63,8 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
         run: a.run,
         tools: a.tools.for_caller(has_token),
         max_tool_calls: a.settings.max_tool_calls_per_round,
-        llm_deadline: llm_deadline(a.input.arrived, a.settings.timeout_ms),
+        llm_deadline,
+        llm_fair_time: (llm_deadline - a.input.arrived) / 2,
         events: a.call.events.clone(),
         graph_budget: a.call.graph_budget,
     };

@@ -35,6 +35,16 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 response_format: Some(prompt::response_format()),
             };
             let round = state.llm_calls + 1;
+            // Slow tools may have spent the run's LLM time: then no call is
+            // made, and a call cut before its fair share is not the model's
+            // failure.
+            let given = ctx
+                .llm_deadline
+                .saturating_duration_since(tokio::time::Instant::now());
+            if given.is_zero() {
+                ctx.run.llm_cut_short();
+                return Err(LlmError::Timeout);
+            }
             let span = chat_span(ctx.llm.model(), round);
             let call = ctx
                 .llm
@@ -42,7 +52,12 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 .instrument(span.clone());
             let result = tokio::time::timeout_at(ctx.llm_deadline, call)
                 .await
-                .unwrap_or(Err(LlmError::Timeout));
+                .unwrap_or_else(|_| {
+                    if given < ctx.llm_fair_time {
+                        ctx.run.llm_cut_short();
+                    }
+                    Err(LlmError::Timeout)
+                });
             let completion = match result {
                 Ok(c) => c,
                 Err(e) => {

@@ -133,7 +133,8 @@ impl Orchestrator {
         let graph_budget = GraphBudget::new(GRAPH_REQUESTS_PER_PANEL);
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
-                .with_graph_budget(graph_budget.clone()),
+                .with_graph_budget(graph_budget.clone())
+                .with_deadline(deadline),
         );
         let ctx = CallCtx {
             conn: &self.conn,

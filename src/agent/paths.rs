@@ -55,7 +55,7 @@ impl Orchestrator {
                     m365: true,
                     posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
-                let reason = self.agent_failed(&e);
+                let reason = self.agent_failed(&e, run);
                 self.fall_back(ctx, input, run, reason, missing).await;
             }
         }
@@ -78,11 +78,12 @@ impl Orchestrator {
     }
 
     /// What the agent's failure says, counted by the circuit when it is
-    /// the model's (a refused post is not).
-    fn agent_failed(&self, e: &GraphError<LlmError>) -> Degraded {
+    /// the model's (a refused post is not, nor a call slow tools left too
+    /// little time).
+    fn agent_failed(&self, e: &GraphError<LlmError>, run: &Run) -> Degraded {
         match e {
             GraphError::Node(e) => {
-                if *e != LlmError::ContentFilter {
+                if *e != LlmError::ContentFilter && !run.was_llm_cut_short() {
                     self.circuit.record_failure();
                 }
                 Degraded::from(e)

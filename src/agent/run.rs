@@ -33,6 +33,9 @@ struct Course {
     /// Why the run took its path or stopped short (the sources' own
     /// reasons are the findings').
     degraded: Vec<Degraded>,
+    /// An LLM call was cut by the run's time before it had a fair share of
+    /// it (slow tools spent the rest): no sign of the model failing.
+    llm_cut_short: bool,
 }
 
 impl Run {
@@ -74,6 +77,17 @@ impl Run {
 
     pub fn selection(&self) -> Option<Selection> {
         self.course().selection.clone()
+    }
+
+    /// An LLM call was cut by the run's time before it had a fair share of it.
+    pub fn llm_cut_short(&self) {
+        self.course().llm_cut_short = true;
+    }
+
+    /// Whether an LLM call was cut short (then its timeout does not count
+    /// against the model).
+    pub fn was_llm_cut_short(&self) -> bool {
+        self.course().llm_cut_short
     }
 
     /// A reason of the run's own for `meta.degraded` (once).

@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use std::time::Duration;
+
 use tokio::time::Instant;
 
 use super::{
@@ -54,6 +56,9 @@ pub struct RunCtx<'a> {
     pub max_tool_calls: usize,
     /// LLM calls end by here, leaving the fallback time to answer by the deadline.
     pub llm_deadline: Instant,
+    /// Half the run's time for LLM calls: a call given less before
+    /// `llm_deadline` that it cuts was not the model's failure.
+    pub llm_fair_time: Duration,
     pub events: Emitter,
     pub graph_budget: &'a GraphBudget,
 }

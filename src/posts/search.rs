@@ -4,6 +4,8 @@
 //! related ([`relevance`](super::relevance)); and what the fallback asks of
 //! the index (how specific a word is, how related a text is).
 
+use tokio::time::Instant;
+
 use super::{
     Embedder, PostIndex, PostIndexError, Scored,
     ranking::WordHits,
@@ -96,9 +98,10 @@ impl PostIndex {
         query: &str,
         exclude: &[String],
         limit: usize,
+        embedded_by: Option<Instant>,
     ) -> Result<PostSearch, PostIndexError> {
         let started = std::time::Instant::now();
-        let result = self.search_ranked(query, exclude, limit).await;
+        let result = self.search_ranked(query, exclude, limit, embedded_by).await;
         self.metrics.post_search(started.elapsed().as_secs_f64());
         result
     }
@@ -108,11 +111,12 @@ impl PostIndex {
         query: &str,
         exclude: &[String],
         limit: usize,
+        embedded_by: Option<Instant>,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let words = self.by_words(query, now, exclude, CANDIDATES)?;
         let lexical = &words.ranked;
-        let (semantic, embedding_error) = self.semantic(query, now, exclude).await;
+        let (semantic, embedding_error) = self.semantic(query, now, exclude, embedded_by).await;
         let local_stand_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
             Some((semantic, spread)) => {
@@ -187,22 +191,32 @@ impl PostIndex {
     }
 
     /// Ranking by meaning, by the configured model; when Azure's query
-    /// embedding fails, by the local model, with the failure's kind. None
-    /// when no model ranked (none configured, or the vectors unreadable).
+    /// embedding fails or is not back by `embedded_by`, by the local model,
+    /// with the failure's kind. None when no model ranked (none configured,
+    /// or the vectors unreadable).
     async fn semantic(
         &self,
         query: &str,
         now: i64,
         exclude: &[String],
+        embedded_by: Option<Instant>,
     ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
         let ranking = &self.ranking;
         let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
+        let inputs = [query];
+        let embedding = self.llm.embed(&inputs);
+        let embedding = async {
+            match embedded_by {
+                Some(by) => tokio::time::timeout_at(by, embedding)
+                    .await
+                    .unwrap_or(Err(LlmError::Timeout)),
+                None => embedding.await,
+            }
+        };
         match self.embedder {
             Embedder::None => (None, None),
             Embedder::Local => (local(), None),
-            Embedder::Azure => match self
-                .llm
-                .embed(&[query])
+            Embedder::Azure => match embedding
                 .await
                 .and_then(|mut v| v.pop().ok_or(LlmError::Malformed))
             {

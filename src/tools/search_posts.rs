@@ -1,5 +1,7 @@
 //! `search_posts`: similar LinkUp posts from the post index.
 
+use std::time::Duration;
+
 use rmcp::model::CallToolResult;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -12,6 +14,9 @@ use crate::degraded::Degraded;
 
 /// Posts returned per search.
 const LIMIT: usize = 5;
+/// How long before the caller's deadline Azure's query embedding is given
+/// up: the time left ranks by the local model and reads the posts.
+const RANKING_RESERVE: Duration = Duration::from_millis(100);
 
 /// Arguments of `search_posts`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -40,7 +45,10 @@ pub(super) async fn run(
         .cloned()
         .chain(args.exclude_post_id)
         .collect();
-    let found = match deps.posts.search(query, &exclude, LIMIT).await {
+    let embedded_by = caller
+        .deadline()
+        .map(|d| d.checked_sub(RANKING_RESERVE).unwrap_or(d));
+    let found = match deps.posts.search(query, &exclude, LIMIT, embedded_by).await {
         Ok(found) => found,
         Err(e) => {
             tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");

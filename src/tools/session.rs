@@ -9,6 +9,8 @@ use std::sync::{
     atomic::{AtomicU32, Ordering},
 };
 
+use tokio::time::Instant;
+
 use crate::settings::Secret;
 
 /// The caller's context of a tool call.
@@ -19,6 +21,8 @@ pub struct Caller {
     pub post_id: Option<String>,
     /// Graph requests its searches may still make (None: no limit).
     graph_budget: Option<GraphBudget>,
+    /// When the caller's answer is due (the run's deadline; None over `/mcp`).
+    deadline: Option<Instant>,
 }
 
 impl Caller {
@@ -27,7 +31,20 @@ impl Caller {
             graph_token,
             post_id,
             graph_budget: None,
+            deadline: None,
         }
+    }
+
+    /// The time the caller's answer is due: a search finishes before it
+    /// with what it has, rather than wait for a slow upstream past it.
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// When the caller's answer is due, if it said.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// Limits the Graph requests this caller's searches make, broadened

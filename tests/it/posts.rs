@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::support::{
     Options,
     binary::{self, Binary},
-    openai::EmbedBehavior,
+    openai::{ChatStep, EmbedBehavior},
     post_body, post_ids, spawn_app, spawn_app_with, strings,
 };
 
@@ -360,4 +360,62 @@ async fn hanging_embeddings_hand_the_ranking_to_the_local_model_within_their_tim
     let reasons = strings(&body["meta"]["degraded"]);
     assert!(reasons.contains(&"posts_local_model".to_owned()), "{body}");
     assert!(reasons.contains(&"embeddings_timeout".to_owned()), "{body}");
+}
+
+#[tokio::test]
+async fn a_query_embedding_slower_than_the_deadline_gives_way_to_the_local_model_before_it() {
+    // The model asks for a posts search in each run; Azure's query embedding
+    // would take longer than the whole run (its own timeout is 10 s).
+    let app = spawn_app_with(Options {
+        llm: true,
+        embeddings: true,
+        env: vec![
+            ("LINKUP__AGENT__TIMEOUT_MS", "1500".into()),
+            ("LINKUP__AGENT__CIRCUIT_FAILURE_THRESHOLD", "1".into()),
+        ],
+    })
+    .await;
+    app.put_post(
+        "p-car",
+        post_body("Looking for a carpool to the campus", &[]),
+    )
+    .await;
+    app.openai.chat_by_round(vec![
+        ChatStep::searches("carpool campus"),
+        ChatStep::Final(json!({"m365": [], "posts": ["p1"], "actionHint": "Ask the carpool."})),
+    ]);
+    app.openai.embeddings(EmbedBehavior::Hang);
+    for run in 0..2 {
+        let (status, body) = app
+            .suggest(json!({"postId": "p-x", "text": "carpool campus"}), None)
+            .await;
+        assert_eq!(status, 200);
+        // The search answered before the deadline, by meaning, rather than
+        // leaving the deadline to find posts by words.
+        assert_eq!(post_ids(&body), vec!["p-car"], "run {run}: {body}");
+        let reasons = strings(&body["meta"]["degraded"]);
+        assert!(
+            reasons.contains(&"posts_local_model".to_owned()),
+            "run {run}: {body}"
+        );
+        assert!(
+            reasons.contains(&"embeddings_timeout".to_owned()),
+            "run {run}: {body}"
+        );
+        assert!(
+            !reasons.contains(&"deadline".to_owned()),
+            "run {run}: {body}"
+        );
+        // The slow search spent the model's time: that is not the model
+        // failing, so the next run still tries the agent.
+        assert!(
+            !reasons.contains(&"llm_circuit_open".to_owned()),
+            "run {run}: {body}"
+        );
+    }
+    assert_eq!(
+        app.openai.chat_requests().len(),
+        2,
+        "one model call per run: none made without time for it"
+    );
 }
