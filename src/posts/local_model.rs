@@ -4,10 +4,17 @@
 //! it. The model shipped in `models/` is WordLlama `l2_supercat` (256
 //! dimensions, MIT), copied from its PyPI wheel by the script beside it.
 
-use std::path::{Path, PathBuf};
+use std::{
+    fs::File,
+    io::{BufReader, Read, Seek, SeekFrom},
+    path::{Path, PathBuf},
+};
 
 use half::f16;
-use safetensors::{Dtype, SafeTensors};
+use safetensors::{
+    Dtype,
+    tensor::{Metadata, TensorInfo},
+};
 use tokenizers::Tokenizer;
 
 /// The token LLaMA's tokenizer gives a word start it keeps apart (`▁`
@@ -54,27 +61,38 @@ impl LocalModel {
             reason: e.to_string(),
         })?;
         let table_path = dir.join(TABLE_FILE);
-        let bytes = read(&table_path)?;
         let invalid = |reason: String| ModelError::Invalid {
             path: table_path.clone(),
             reason,
         };
-        let tensors = SafeTensors::deserialize(&bytes).map_err(|e| invalid(e.to_string()))?;
-        let (_, view) = tensors
-            .tensors()
-            .into_iter()
-            .next()
-            .ok_or_else(|| invalid("no tensor".into()))?;
-        let [vocab, dims] = *view.shape() else {
+        let read_error = |source: std::io::Error| ModelError::Read {
+            path: table_path.clone(),
+            source,
+        };
+        let mut file = File::open(&table_path).map_err(read_error)?;
+        let (data_start, tensor) = table_header(&mut file).map_err(|e| match e {
+            HeaderError::Read(e) => read_error(e),
+            HeaderError::Invalid(reason) => invalid(reason),
+        })?;
+        let [vocab, dims] = *tensor.shape.as_slice() else {
             return Err(invalid(format!(
                 "shape {:?}, not [vocab, dims]",
-                view.shape()
+                tensor.shape
             )));
         };
-        if view.dtype() != Dtype::F16 || vocab == 0 || dims == 0 {
+        let (begin, end) = tensor.data_offsets;
+        let size = end.checked_sub(begin);
+        let file_len = file.metadata().map_err(read_error)?.len();
+        if tensor.dtype != Dtype::F16
+            || vocab == 0
+            || dims == 0
+            || size.is_none()
+            || size != vocab.checked_mul(dims).and_then(|n| n.checked_mul(2))
+            || data_start.saturating_add(end as u64) > file_len
+        {
             return Err(invalid(format!(
-                "{:?} {vocab}x{dims}, not float16",
-                view.dtype()
+                "{:?} {vocab}x{dims} at bytes {begin}..{end} of {file_len}, not a float16 table",
+                tensor.dtype
             )));
         }
         if tokenizer.get_vocab_size(true) > vocab {
@@ -83,7 +101,12 @@ impl LocalModel {
                 tokenizer.get_vocab_size(true)
             )));
         }
-        let (table, scales) = quantize_rows(view.data(), dims);
+        // Row by row from the file: the float16 table is never in memory
+        // whole (16 MB that the allocator would keep after loading).
+        file.seek(SeekFrom::Start(data_start + begin as u64))
+            .map_err(read_error)?;
+        let (table, scales) =
+            quantize_rows(BufReader::new(file), vocab, dims).map_err(read_error)?;
         Ok(Self {
             tokenizer,
             table,
@@ -173,13 +196,19 @@ fn read(path: &Path) -> Result<Vec<u8>, ModelError> {
     })
 }
 
-/// Little-endian float16 rows of `dims` as 8-bit components with a scale per
-/// row (its largest component maps to ±127).
-fn quantize_rows(data: &[u8], dims: usize) -> (Vec<i8>, Vec<f32>) {
-    let mut table = Vec::with_capacity(data.len() / 2);
-    let mut scales = Vec::with_capacity(data.len() / 2 / dims);
+/// `vocab` little-endian float16 rows of `dims` read from `data` as 8-bit
+/// components with a scale per row (its largest component maps to ±127).
+fn quantize_rows(
+    mut data: impl Read,
+    vocab: usize,
+    dims: usize,
+) -> std::io::Result<(Vec<i8>, Vec<f32>)> {
+    let mut table = Vec::with_capacity(vocab * dims);
+    let mut scales = Vec::with_capacity(vocab);
+    let mut bytes = vec![0u8; 2 * dims];
     let mut row = vec![0f32; dims];
-    for bytes in data.chunks_exact(2 * dims) {
+    for _ in 0..vocab {
+        data.read_exact(&mut bytes)?;
         for (x, b) in row.iter_mut().zip(bytes.chunks_exact(2)) {
             *x = f16::from_le_bytes([b[0], b[1]]).to_f32();
         }
@@ -188,7 +217,36 @@ fn quantize_rows(data: &[u8], dims: usize) -> (Vec<i8>, Vec<f32>) {
         table.extend(row.iter().map(|x| (x / scale).round() as i8));
         scales.push(scale);
     }
-    (table, scales)
+    Ok((table, scales))
+}
+
+/// Why a safetensors header could not be read.
+enum HeaderError {
+    Read(std::io::Error),
+    Invalid(String),
+}
+
+/// The largest header read: a one-tensor file's is a few hundred bytes.
+const MAX_HEADER_BYTES: u64 = 1 << 20;
+
+/// A safetensors file's header (its length, then its JSON, as the format
+/// says): where the data starts, and its one tensor.
+fn table_header(file: &mut File) -> Result<(u64, TensorInfo), HeaderError> {
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len).map_err(HeaderError::Read)?;
+    let len = u64::from_le_bytes(len);
+    if len > MAX_HEADER_BYTES {
+        return Err(HeaderError::Invalid(format!("a header of {len} bytes")));
+    }
+    let mut header = vec![0u8; len as usize];
+    file.read_exact(&mut header).map_err(HeaderError::Read)?;
+    let metadata: Metadata =
+        serde_json::from_slice(&header).map_err(|e| HeaderError::Invalid(e.to_string()))?;
+    let mut tensors = metadata.tensors().into_values();
+    match (tensors.next(), tensors.next()) {
+        (Some(tensor), None) => Ok((8 + len, tensor.clone())),
+        _ => Err(HeaderError::Invalid("not one tensor".into())),
+    }
 }
 
 /// The model shipped with the service (`models/` of the repository).
@@ -268,6 +326,14 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.path().join(TABLE_FILE), b"not a model").unwrap();
+        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        assert!(
+            err.contains(TABLE_FILE) && err.contains("not a valid model"),
+            "{err}"
+        );
+        // A table cut short (an interrupted copy): its header is whole.
+        let table = std::fs::read(shipped.join(TABLE_FILE)).unwrap();
+        std::fs::write(dir.path().join(TABLE_FILE), &table[..table.len() / 2]).unwrap();
         let err = LocalModel::load(dir.path()).err().unwrap().to_string();
         assert!(
             err.contains(TABLE_FILE) && err.contains("not a valid model"),
