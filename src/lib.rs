@@ -257,7 +257,7 @@ pub fn http_client() -> reqwest::Result<reqwest::Client> {
 }
 
 /// Idle upstream connections kept this long by [`http_client`] (`server.upstream_idle_timeout_ms`).
-const DEFAULT_UPSTREAM_IDLE: Duration = Duration::from_secs(15);
+const DEFAULT_UPSTREAM_IDLE: Duration = Duration::from_secs(10);
 
 /// The HTTP client, its idle connections closed after `idle`; HTTP/2 only
 /// when `http2` (`server.upstream_http2`), else HTTP/1.1.

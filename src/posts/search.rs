@@ -203,23 +203,10 @@ impl PostIndex {
     ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
         let ranking = &self.ranking;
         let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
-        let inputs = [query];
-        let embedding = self.llm.embed(&inputs);
-        let embedding = async {
-            match embedded_by {
-                Some(by) => tokio::time::timeout_at(by, embedding)
-                    .await
-                    .unwrap_or(Err(LlmError::Timeout)),
-                None => embedding.await,
-            }
-        };
         match self.embedder {
             Embedder::None => (None, None),
             Embedder::Local => (local(), None),
-            Embedder::Azure => match embedding
-                .await
-                .and_then(|mut v| v.pop().ok_or(LlmError::Malformed))
-            {
+            Embedder::Azure => match self.azure_embedding(query, embedded_by).await {
                 Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
                 Err(e) => {
                     tracing::warn!(
@@ -230,6 +217,23 @@ impl PostIndex {
                 }
             },
         }
+    }
+
+    /// Azure's embedding of `query`, given up at `by`.
+    async fn azure_embedding(
+        &self,
+        query: &str,
+        by: Option<Instant>,
+    ) -> Result<Vec<f32>, LlmError> {
+        let inputs = [query];
+        let embedding = self.llm.embed(&inputs);
+        let vectors = match by {
+            Some(by) => tokio::time::timeout_at(by, embedding)
+                .await
+                .unwrap_or(Err(LlmError::Timeout)),
+            None => embedding.await,
+        }?;
+        vectors.into_iter().next().ok_or(LlmError::Malformed)
     }
 }
 
