@@ -1,6 +1,8 @@
 //! The HTTP version spoken to Azure OpenAI and Microsoft Graph: HTTP/1.1 by
 //! default, HTTP/2 with `server.upstream_http2` (both upstreams speak it).
 
+use std::time::Duration;
+
 use axum::http::Version;
 use serde_json::json;
 
@@ -57,4 +59,38 @@ async fn with_upstream_http2_both_upstreams_are_called_over_http2() {
         !graph.is_empty() && graph.iter().all(|v| *v == Version::HTTP_2),
         "{graph:?}"
     );
+}
+
+/// Graph connections the app opens over three panels: two in a row, the
+/// third after `pause`.
+async fn connections_opened(idle_timeout_ms: &str, pause: Duration) -> (usize, usize) {
+    let app = spawn_app_with_corpus(Options {
+        env: vec![(
+            "LINKUP__SERVER__UPSTREAM_IDLE_TIMEOUT_MS",
+            idle_timeout_ms.into(),
+        )],
+        ..Default::default()
+    })
+    .await;
+    let request =
+        json!({"postId": "p-new", "text": "How do I set up a deployment pipeline for our repo?"});
+    for _ in 0..2 {
+        assert_eq!(app.suggest(request.clone(), Some(TOKEN)).await.0, 200);
+    }
+    let before = app.graph.connections();
+    tokio::time::sleep(pause).await;
+    assert_eq!(app.suggest(request, Some(TOKEN)).await.0, 200);
+    (before, app.graph.connections())
+}
+
+#[tokio::test]
+async fn upstream_connections_idle_past_the_idle_timeout_are_closed_and_others_reused() {
+    let pause = Duration::from_millis(1_000);
+    // Idle for less than the timeout: the third panel reuses them.
+    let (before, after) = connections_opened("30000", pause).await;
+    assert!(before > 0);
+    assert_eq!(after, before, "connections idle 1 s of 30 s are reused");
+    // Idle for longer: they were closed, so it opens new ones.
+    let (before, after) = connections_opened("300", pause).await;
+    assert!(after > before, "connections idle 1 s of 0.3 s were closed");
 }

@@ -185,6 +185,8 @@ struct Script {
     mail_links: MailLinks,
     /// Tokens throttled (429), with the Retry-After value sent.
     throttled: std::collections::HashMap<String, String>,
+    /// Connections accepted.
+    connections: usize,
 }
 
 /// How the fake's message hits carry their link.
@@ -218,11 +220,18 @@ impl FakeGraph {
         let addr = listener.local_addr().expect("addr");
         // As Azure's and Graph's front ends do: no Nagle delay between a
         // response's HTTP/2 frames.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let accepted = script.clone();
+        let listener = axum::serve::ListenerExt::tap_io(listener, move |tcp| {
             let _ = tcp.set_nodelay(true);
+            accepted.lock().unwrap().connections += 1;
         });
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { addr, script }
+    }
+
+    /// Connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.script.lock().unwrap().connections
     }
 
     pub fn url(&self) -> String {
