@@ -1,8 +1,6 @@
 //! The typed state of one agent run and the context its nodes share.
 
-use std::collections::HashMap;
-
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use tokio::time::Instant;
 
