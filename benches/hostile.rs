@@ -56,28 +56,33 @@ async fn drive(
         .await
 }
 
-/// Largest `meta.elapsedMs` over the deadline, and how many exceed it by > 50 ms.
-fn lateness(answers: &[Answer]) -> (f64, usize) {
-    let over: Vec<f64> = answers
-        .iter()
-        .filter_map(|a| a.body["meta"]["elapsedMs"].as_f64())
-        .map(|ms| ms - DEADLINE_MS as f64)
-        .collect();
-    let max = over.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (max, over.iter().filter(|o| **o > 50.0).count())
+/// A response counts as late this far past its deadline.
+const LATE_MS: f64 = 50.0;
+
+/// How far past the deadline a response left, by its `meta.elapsedMs`.
+fn over_deadline(a: &Answer) -> Option<f64> {
+    Some(a.body["meta"]["elapsedMs"].as_f64()? - DEADLINE_MS as f64)
 }
 
-/// What the responses more than 50 ms late went through: each one's path
-/// and degraded reasons, with its lateness.
+/// Largest `meta.elapsedMs` over the deadline, and how many exceed it by > 50 ms.
+fn lateness(answers: &[Answer]) -> (f64, usize) {
+    let over: Vec<f64> = answers.iter().filter_map(over_deadline).collect();
+    let max = over.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (max, over.iter().filter(|o| **o > LATE_MS).count())
+}
+
+/// What the late responses went through: each one's lateness, path and
+/// degraded reasons.
 fn late_ones(answers: &[Answer]) -> String {
     let late: Vec<String> = answers
         .iter()
         .filter_map(|a| {
-            let over = a.body["meta"]["elapsedMs"].as_f64()? - DEADLINE_MS as f64;
-            (over > 50.0).then(|| {
-                let meta = &a.body["meta"];
-                format!("+{over:.0} ms {} {}", meta["path"], meta["degraded"])
-            })
+            let over = over_deadline(a).filter(|o| *o > LATE_MS)?;
+            let meta = &a.body["meta"];
+            Some(format!(
+                "+{over:.0} ms {} {}",
+                meta["path"], meta["degraded"]
+            ))
         })
         .collect();
     if late.is_empty() {

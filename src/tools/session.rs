@@ -1,7 +1,8 @@
 //! Who a tool call is made for: the caller's Graph token, the requesting
 //! post and when its answer is due — the only state the tool server keeps,
-//! and only for the call's duration. In-process, each request registers its [`Caller`] and names it in
-//! each call's `_meta`; over `/mcp` the caller comes from the HTTP request.
+//! and only for the call's duration. In-process, each request registers its
+//! [`Caller`] and names it in each call's `_meta`; over `/mcp` the caller
+//! comes from the HTTP request.
 
 use std::collections::HashMap;
 use std::sync::{
