@@ -5,7 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use linkup_suggestions::{contract::PostSummary, llm::AzureOpenAi, posts::PostIndex};
+use linkup_suggestions::{
+    contract::PostSummary,
+    llm::AzureOpenAi,
+    posts::PostIndex,
+    upstream::{HttpConfig, Lanes},
+};
 
 use super::{
     Row, pct,
@@ -78,7 +83,7 @@ async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>)
     }
     let settings = deps::settings(dir, &env);
     let llm = AzureOpenAi::new(
-        linkup_suggestions::http_client().expect("client"),
+        Lanes::new(HttpConfig::of(&settings.server)).expect("client"),
         &settings.azure_openai,
     );
     PostIndex::open(&settings.posts, llm)

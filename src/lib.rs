@@ -66,18 +66,17 @@ use crate::{
 /// the one wiring used by the app, the tests and the benches.
 pub async fn tool_deps(
     settings: &Settings,
-    http: reqwest::Client,
+    http: upstream::Lanes,
     metrics: metrics::Metrics,
 ) -> Result<ToolDeps, posts::PostIndexError> {
-    let llm =
-        llm::AzureOpenAi::new(http.clone(), &settings.azure_openai).with_metrics(metrics.clone());
     let graph = msgraph::GraphClient::new(
-        http,
+        http.for_another_upstream(),
         &settings.msgraph.base_url,
         Duration::from_millis(settings.msgraph.timeout_ms),
     )
     .with_max_body_bytes(settings.msgraph.max_body_bytes)
     .with_metrics(metrics.clone());
+    let llm = llm::AzureOpenAi::new(http, &settings.azure_openai).with_metrics(metrics.clone());
     let posts = posts::PostIndex::open(&settings.posts, llm.clone())
         .await?
         .with_min_similarity(settings.posts.min_similarity)
@@ -111,11 +110,8 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let http = upstream_client(
-            Duration::from_millis(settings.server.upstream_idle_timeout_ms),
-            settings.server.upstream_http2,
-        )
-        .context("building the HTTP client")?;
+        let http = upstream::Lanes::new(upstream::HttpConfig::of(&settings.server))
+            .context("building the HTTP client")?;
         let metrics = metrics::Metrics::default();
         let deps = tool_deps(&settings, http, metrics).await.with_context(|| {
             match settings.posts.backend {
@@ -246,39 +242,10 @@ impl App {
     }
 }
 
-/// Idle keep-alive connections kept per upstream host: enough for 64
-/// concurrent agent runs (4 Graph calls each) without new TLS handshakes.
-const IDLE_CONNECTIONS_PER_HOST: usize = 256;
-
-/// The one upstream HTTP client (connection pool shared by Graph and Azure OpenAI).
-/// No system proxy: upstream URLs are exactly what is configured.
+/// An upstream HTTP client as `config/default.toml` configures it (the
+/// OTLP exporter's, the health check's, the tests').
 pub fn http_client() -> reqwest::Result<reqwest::Client> {
-    upstream_client(DEFAULT_UPSTREAM_IDLE, false)
-}
-
-/// Idle upstream connections kept this long by [`http_client`] (`server.upstream_idle_timeout_ms`).
-const DEFAULT_UPSTREAM_IDLE: Duration = Duration::from_secs(10);
-
-/// The HTTP client, its idle connections closed after `idle`; HTTP/2 only
-/// when `http2` (`server.upstream_http2`), else HTTP/1.1.
-pub fn upstream_client(idle: Duration, http2: bool) -> reqwest::Result<reqwest::Client> {
-    // reqwest is built without a bundled crypto provider: install ring's once.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let builder = reqwest::Client::builder()
-        .no_proxy()
-        .pool_idle_timeout(idle)
-        // Each HTTP/1.1 connection holds ~30 KB of buffers: after a burst, keep
-        // enough for steady load and close the rest (B4).
-        .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST);
-    // HTTP/2 multiplexes every call to a host over one connection: ~50 MB less
-    // at 1,000 requests in flight (B4), but hyper queues calls beyond the
-    // server's stream limit instead of opening another connection, and B2's
-    // latency at 64 concurrent rises (BENCHMARKS.md, issue 21).
-    if http2 {
-        builder.http2_prior_knowledge().build()
-    } else {
-        builder.http1_only().build()
-    }
+    upstream::HttpConfig::default().client()
 }
 
 async fn shutdown_signal() {

@@ -28,9 +28,13 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     settings.azure_openai.endpoint = None;
     settings.agent.max_rounds = max_rounds;
     settings.agent.max_tool_calls_per_round = max_tool_calls;
-    let deps = crate::tool_deps(&settings, crate::http_client().unwrap(), Default::default())
-        .await
-        .unwrap();
+    let deps = crate::tool_deps(
+        &settings,
+        crate::upstream::Lanes::new(Default::default()).unwrap(),
+        Default::default(),
+    )
+    .await
+    .unwrap();
     deps.posts
         .upsert(vec![PostSummary::example(
             "p-77",

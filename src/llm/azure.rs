@@ -55,7 +55,7 @@ pub struct AzureOpenAi {
 }
 
 pub(super) struct Inner {
-    pub(super) http: reqwest::Client,
+    pub(super) http: upstream::Lanes,
     pub(super) api_key: Option<Secret>,
     /// Parsed once; None when the endpoint or deployment is not configured.
     pub(super) chat_url: Option<reqwest::Url>,
@@ -85,7 +85,7 @@ const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 const EMBEDDINGS_ENVELOPE_BYTES: usize = 4 * 1024;
 
 impl AzureOpenAi {
-    pub fn new(http: reqwest::Client, s: &AzureOpenAiSettings) -> Self {
+    pub fn new(http: upstream::Lanes, s: &AzureOpenAiSettings) -> Self {
         let endpoint = s
             .endpoint
             .as_deref()
@@ -291,9 +291,9 @@ impl AzureOpenAi {
                 .as_ref()
                 .map(ExposeSecret::expose_secret)
                 .unwrap_or_default();
-            let response = self
-                .inner
-                .http
+            // Held until the answer is read: the call's HTTP/2 stream.
+            let http = self.inner.http.lease();
+            let response = http
                 .post(url.clone())
                 .headers(otel::trace_headers())
                 .header("api-key", key)

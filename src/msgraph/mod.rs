@@ -125,7 +125,7 @@ pub struct GraphSearch {
 /// Graph search as a signed-in user.
 #[derive(Clone)]
 pub struct GraphClient {
-    http: reqwest::Client,
+    http: upstream::Lanes,
     /// Parsed once (None only for a base URL the settings would have rejected).
     endpoint: Option<reqwest::Url>,
     timeout: Duration,
@@ -137,7 +137,7 @@ pub struct GraphClient {
 }
 
 impl GraphClient {
-    pub fn new(http: reqwest::Client, base_url: &str, timeout: Duration) -> Self {
+    pub fn new(http: upstream::Lanes, base_url: &str, timeout: Duration) -> Self {
         let endpoint = reqwest::Url::parse(&format!(
             "{}/v1.0/search/query",
             base_url.trim_end_matches('/')
@@ -246,8 +246,9 @@ impl GraphClient {
         }
         let body = json!({ "requests": [request] });
         let endpoint = self.endpoint.clone().ok_or(GraphError::Connect)?;
-        let response = self
-            .http
+        // Held until the answer is read: the call's HTTP/2 stream.
+        let http = self.http.lease();
+        let response = http
             .post(endpoint)
             .headers(otel::trace_headers())
             .bearer_auth(token)

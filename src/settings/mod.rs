@@ -51,9 +51,11 @@ pub struct ServerSettings {
     /// Idle connections to the upstreams (Azure OpenAI, Graph) are closed
     /// after this long.
     pub upstream_idle_timeout_ms: u64,
-    /// Speak HTTP/2 to the upstreams (one multiplexed connection per host)
-    /// instead of HTTP/1.1 (a connection per call in flight).
-    pub upstream_http2: bool,
+    /// When the upstream clients speak HTTP/2.
+    pub upstream_http2: UpstreamHttp2,
+    /// Calls in flight on one upstream HTTP/2 connection; a call beyond it
+    /// goes over another connection instead of waiting for a free stream.
+    pub upstream_streams_per_connection: usize,
     /// A second listener for `/metrics` only (then not served on `addr`), so
     /// the metrics need not be public; unset or empty: none.
     #[serde(default, deserialize_with = "empty_as_none")]
@@ -203,6 +205,49 @@ pub enum EmbedderSetting {
     Local,
     /// None: posts are matched by words only.
     None,
+}
+
+/// When the upstream clients (Azure OpenAI, Graph) speak HTTP/2
+/// (`server.upstream_http2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpstreamHttp2 {
+    /// Over `https`, when the server offers it in the TLS handshake (ALPN);
+    /// over plain `http`, never.
+    Auto,
+    /// Always, also over plain `http` (h2c with prior knowledge).
+    Always,
+    /// Never: HTTP/1.1, a connection per call in flight.
+    Never,
+}
+
+impl<'de> Deserialize<'de> for UpstreamHttp2 {
+    /// `auto`, `always` or `never`; `true` and `false` (the setting's
+    /// earlier form) mean `always` and `never`.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = UpstreamHttp2;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("auto, always or never")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(if v {
+                    UpstreamHttp2::Always
+                } else {
+                    UpstreamHttp2::Never
+                })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                match v {
+                    "auto" => Ok(UpstreamHttp2::Auto),
+                    "always" | "true" => Ok(UpstreamHttp2::Always),
+                    "never" | "false" => Ok(UpstreamHttp2::Never),
+                    other => Err(E::invalid_value(serde::de::Unexpected::Str(other), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// Where the post index is stored.
@@ -469,6 +514,39 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("admin_addr"), "{err}");
+    }
+
+    #[test]
+    fn upstream_http2_is_auto_by_default_and_takes_its_earlier_booleans() {
+        use UpstreamHttp2::*;
+        let s = load(&[]).unwrap().server;
+        assert_eq!(
+            (s.upstream_http2, s.upstream_streams_per_connection),
+            (Auto, 100)
+        );
+        for (value, want) in [
+            ("always", Always),
+            ("never", Never),
+            ("true", Always),
+            ("false", Never),
+        ] {
+            let s = load(&[("LINKUP__SERVER__UPSTREAM_HTTP2", value)]).unwrap();
+            assert_eq!(s.server.upstream_http2, want, "{value}");
+        }
+        let err = load(&[("LINKUP__SERVER__UPSTREAM_HTTP2", "sometimes")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("upstream_http2") && err.contains("auto, always or never"),
+            "{err}"
+        );
+        let err = load(&[("LINKUP__SERVER__UPSTREAM_STREAMS_PER_CONNECTION", "0")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("server.upstream_streams_per_connection"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -78,6 +78,10 @@ impl Settings {
                 "server.upstream_idle_timeout_ms",
                 server.upstream_idle_timeout_ms,
             ),
+            (
+                "server.upstream_streams_per_connection",
+                server.upstream_streams_per_connection as u64,
+            ),
             ("mcp.session_idle_ms", self.mcp.session_idle_ms),
             ("azure_openai.chat_timeout_ms", azure.chat_timeout_ms),
             (

@@ -1,5 +1,6 @@
-//! The HTTP version spoken to Azure OpenAI and Microsoft Graph: HTTP/1.1 by
-//! default, HTTP/2 with `server.upstream_http2` (both upstreams speak it).
+//! The HTTP version spoken to Azure OpenAI and Microsoft Graph: by default
+//! HTTP/1.1 over plain http (the fakes here), HTTP/2 with
+//! `server.upstream_http2 = "always"` (both upstreams speak it).
 
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ async fn panel_over(env: Vec<(&'static str, String)>) -> (Vec<Version>, Vec<Vers
 }
 
 #[tokio::test]
-async fn the_upstreams_are_called_over_http1_by_default() {
+async fn the_upstreams_are_called_over_http1_by_default_over_plain_http() {
     let (chat, graph) = panel_over(vec![]).await;
     assert_eq!(chat, vec![Version::HTTP_11; 2]);
     assert!(
@@ -51,8 +52,8 @@ async fn the_upstreams_are_called_over_http1_by_default() {
 }
 
 #[tokio::test]
-async fn with_upstream_http2_both_upstreams_are_called_over_http2() {
-    let env = vec![("LINKUP__SERVER__UPSTREAM_HTTP2", "true".to_owned())];
+async fn with_upstream_http2_always_both_upstreams_are_called_over_http2() {
+    let env = vec![("LINKUP__SERVER__UPSTREAM_HTTP2", "always".to_owned())];
     let (chat, graph) = panel_over(env).await;
     assert_eq!(chat, vec![Version::HTTP_2; 2]);
     assert!(

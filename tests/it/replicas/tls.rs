@@ -2,7 +2,10 @@
 //! when it cannot connect: the server's SQLSTATE and message, the TLS
 //! failure's cause and what to set, never the password.
 
-use linkup_suggestions::settings::Settings;
+use linkup_suggestions::{
+    settings::Settings,
+    upstream::{HttpConfig, Lanes},
+};
 
 use crate::support::{deps, postgres::PgServer};
 
@@ -18,7 +21,7 @@ async fn open(url: &str, ca: Option<&std::path::Path>) -> Result<(), String> {
         env.push(("LINKUP__POSTS__TLS_CA_FILE", ca.display().to_string()));
     }
     let settings: Settings = deps::settings(dir.path(), &env);
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = Lanes::new(HttpConfig::of(&settings.server)).unwrap();
     linkup_suggestions::tool_deps(&settings, http, Default::default())
         .await
         .map(drop)

@@ -4,7 +4,11 @@
 
 use std::{path::Path, sync::Arc};
 
-use linkup_suggestions::{settings::Settings, tools::ToolDeps};
+use linkup_suggestions::{
+    settings::Settings,
+    tools::ToolDeps,
+    upstream::{HttpConfig, Lanes},
+};
 
 /// The defaults, a SQLite post index in `dir`, and `env` on top.
 pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
@@ -27,7 +31,7 @@ pub struct Deps {
 pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
-    let http = linkup_suggestions::http_client().expect("the HTTP client");
+    let http = Lanes::new(HttpConfig::of(&settings.server)).expect("the HTTP client");
     let deps = linkup_suggestions::tool_deps(&settings, http, Default::default())
         .await
         .expect("the tools' dependencies");

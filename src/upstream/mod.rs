@@ -1,9 +1,14 @@
-//! Reading upstream answers (Microsoft Graph, Azure OpenAI) without trusting
-//! their size: a body is read with a cap checked while it streams in (an
-//! answer of 20 MB is abandoned at the cap, not buffered), and a large body is
-//! parsed on the blocking pool so it never stalls the async workers.
+//! Calling the upstreams (Microsoft Graph, Azure OpenAI): their HTTP clients
+//! ([`clients`]), and reading their answers without trusting their size: a
+//! body is read with a cap checked while it streams in (an answer of 20 MB is
+//! abandoned at the cap, not buffered), and a large body is parsed on the
+//! blocking pool so it never stalls the async workers.
 
 use serde::de::DeserializeOwned;
+
+pub mod clients;
+
+pub use clients::{HttpConfig, Lanes, Lease};
 
 /// How a request to an upstream failed before it answered: one reading of
 /// reqwest's errors for every upstream.
