@@ -8,7 +8,12 @@ use axum::http::Version;
 use serde_json::json;
 
 use crate::support::{
-    Options, graph::TOKEN, openai::ChatStep, post_ids, spawn_app_with_corpus, titles,
+    Options,
+    binary::Binary,
+    graph::{FakeGraph, TOKEN, engineering_corpus},
+    openai::ChatStep,
+    post_ids, spawn_app_with_corpus, titles,
+    tls::test_certs,
 };
 
 async fn panel_over(env: Vec<(&'static str, String)>) -> (Vec<Version>, Vec<Version>) {
@@ -59,6 +64,56 @@ async fn with_upstream_http2_always_both_upstreams_are_called_over_http2() {
     assert!(
         !graph.is_empty() && graph.iter().all(|v| *v == Version::HTTP_2),
         "{graph:?}"
+    );
+}
+
+/// The versions the service's Graph searches for one panel were made in,
+/// and the panel: the fake Graph serves TLS offering `alpn` (Graph's front
+/// end offers `h2` and `http/1.1`), the service trusts its CA and keeps its
+/// default `server.upstream_http2` (no LLM: the fallback searches Graph).
+async fn panel_from_graph_over_tls(alpn: &[&str]) -> (Vec<Version>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = test_certs(dir.path());
+    let graph = FakeGraph::start_tls(&certs, alpn).await;
+    graph.add(engineering_corpus());
+    let db = dir.path().join("posts.db");
+    let binary = Binary::start([
+        ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
+        ("LINKUP__POSTS__DB_PATH", db.display().to_string()),
+        ("SSL_CERT_FILE", certs.ca.display().to_string()),
+    ]);
+    let panel: serde_json::Value = linkup_suggestions::http_client()
+        .unwrap()
+        .post(format!("http://{}/api/suggestions", binary.addr))
+        .bearer_auth(TOKEN)
+        .json(&json!({"postId": "p-new", "text": "How do I set up a deployment pipeline for our repo?"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let versions = graph.received().iter().map(|r| r.version).collect();
+    (versions, panel)
+}
+
+#[tokio::test]
+async fn by_default_an_https_upstream_offering_http2_is_called_over_http2() {
+    let (versions, panel) = panel_from_graph_over_tls(&["h2", "http/1.1"]).await;
+    assert!(!titles(&panel).is_empty(), "documents found: {panel}");
+    assert!(
+        !versions.is_empty() && versions.iter().all(|v| *v == Version::HTTP_2),
+        "{versions:?}"
+    );
+}
+
+#[tokio::test]
+async fn by_default_an_https_upstream_speaking_only_http1_is_called_over_http1() {
+    let (versions, panel) = panel_from_graph_over_tls(&["http/1.1"]).await;
+    assert!(!titles(&panel).is_empty(), "documents found: {panel}");
+    assert!(
+        !versions.is_empty() && versions.iter().all(|v| *v == Version::HTTP_11),
+        "{versions:?}"
     );
 }
 

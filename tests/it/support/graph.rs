@@ -206,18 +206,12 @@ pub enum MailLinks {
 pub struct FakeGraph {
     addr: SocketAddr,
     script: Arc<Mutex<Script>>,
+    tls: bool,
 }
 
 impl FakeGraph {
     pub async fn start() -> Self {
-        let script = Arc::new(Mutex::new(Script::default()));
-        let app = Router::new()
-            .route("/v1.0/search/query", post(search))
-            .with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake graph");
-        let addr = listener.local_addr().expect("addr");
+        let (listener, addr, script, app) = Self::bind().await;
         // As Azure's and Graph's front ends do: no Nagle delay between a
         // response's HTTP/2 frames.
         let accepted = script.clone();
@@ -226,7 +220,73 @@ impl FakeGraph {
             accepted.lock().unwrap().connections += 1;
         });
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { addr, script }
+        Self {
+            addr,
+            script,
+            tls: false,
+        }
+    }
+
+    /// Serves over TLS with `certs`, offering `alpn` in the handshake (as
+    /// Graph's front end offers `h2` and `http/1.1`).
+    pub async fn start_tls(certs: &super::tls::TestCerts, alpn: &[&str]) -> Self {
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
+        let (listener, addr, script, app) = Self::bind().await;
+        let chain = CertificateDer::pem_file_iter(&certs.cert)
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_file(&certs.key).unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .unwrap();
+        config.alpn_protocols = alpn.iter().map(|p| p.as_bytes().to_vec()).collect();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        let accepted = script.clone();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let _ = tcp.set_nodelay(true);
+                accepted.lock().unwrap().connections += 1;
+                let (acceptor, app) = (acceptor.clone(), app.clone());
+                tokio::spawn(async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = hyper_util::service::TowerToHyperService::new(app);
+                    let _ = hyper_util::server::conn::auto::Builder::new(
+                        hyper_util::rt::TokioExecutor::new(),
+                    )
+                    .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                    .await;
+                });
+            }
+        });
+        Self {
+            addr,
+            script,
+            tls: true,
+        }
+    }
+
+    async fn bind() -> (
+        tokio::net::TcpListener,
+        SocketAddr,
+        Arc<Mutex<Script>>,
+        Router,
+    ) {
+        let script = Arc::new(Mutex::new(Script::default()));
+        let app = Router::new()
+            .route("/v1.0/search/query", post(search))
+            .with_state(script.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake graph");
+        let addr = listener.local_addr().expect("addr");
+        (listener, addr, script, app)
     }
 
     /// Connections accepted so far.
@@ -235,7 +295,8 @@ impl FakeGraph {
     }
 
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
     }
 
     pub fn add(&self, docs: impl IntoIterator<Item = Doc>) {

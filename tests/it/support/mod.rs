@@ -10,6 +10,7 @@ pub mod openai;
 pub mod otlp;
 pub mod postgres;
 pub mod quality;
+pub mod tls;
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 

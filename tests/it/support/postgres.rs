@@ -198,70 +198,10 @@ impl PgServer {
     /// server on its port; returns the CA's certificate (PEM).
     pub fn require_tls(&mut self) -> PathBuf {
         let dir = &self.dir.path().to_owned();
-        let openssl = |args: &[&str]| {
-            let out = Command::new("openssl")
-                .args(args)
-                .current_dir(dir)
-                .output()
-                .expect("openssl runs");
-            assert!(
-                out.status.success(),
-                "openssl {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        };
-        openssl(&[
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=linkup test CA",
-            "-keyout",
-            "ca.key",
-            "-out",
-            "ca.crt",
-        ]);
-        openssl(&[
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-subj",
-            "/CN=localhost",
-            "-keyout",
-            "server.key",
-            "-out",
-            "server.csr",
-        ]);
-        std::fs::write(
-            dir.join("san.ext"),
-            "subjectAltName=IP:127.0.0.1,DNS:localhost\n",
-        )
-        .unwrap();
-        openssl(&[
-            "x509",
-            "-req",
-            "-in",
-            "server.csr",
-            "-CA",
-            "ca.crt",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            "san.ext",
-            "-out",
-            "server.crt",
-        ]);
+        let certs = super::tls::test_certs(dir);
         let data = dir.join("data");
-        for file in ["server.crt", "server.key"] {
-            std::fs::copy(dir.join(file), data.join(file)).unwrap();
+        for (from, file) in [(&certs.cert, "server.crt"), (&certs.key, "server.key")] {
+            std::fs::copy(from, data.join(file)).unwrap();
             if let Some((uid, gid)) = self.user {
                 std::os::unix::fs::chown(data.join(file), Some(uid), Some(gid)).unwrap();
             }
@@ -283,7 +223,7 @@ impl PgServer {
         .unwrap();
         self.stop();
         self.start_again();
-        dir.join("ca.crt")
+        certs.ca
     }
 
     fn log(&self) -> String {
