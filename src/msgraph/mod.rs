@@ -5,7 +5,7 @@
 use std::{sync::Arc, time::Duration};
 
 use reqwest::{StatusCode, header};
-use serde_json::json;
+use serde_json::{Value, json};
 
 mod hits;
 
@@ -233,27 +233,16 @@ impl GraphClient {
         query: &str,
         entity_types: &[&str],
     ) -> Result<Vec<McpSuggestion>, GraphError> {
-        let mut request = json!({
-            "entityTypes": entity_types,
-            "query": { "queryString": query },
-            "from": 0,
-            "size": PAGE_SIZE,
-            // A misspelt query that finds nothing is answered for its correction.
-            "queryAlterationOptions": { "enableModification": true },
-        });
-        if entity_types.contains(&"message") {
-            request["fields"] = json!(MESSAGE_FIELDS);
-        }
-        let body = json!({ "requests": [request] });
         let endpoint = self.endpoint.clone().ok_or(GraphError::Connect)?;
         // Held until the answer is read: the call's HTTP/2 stream.
         let http = self.http.lease();
-        let response = http
+        let request = http
             .post(endpoint)
             .headers(otel::trace_headers())
             .bearer_auth(token)
             .timeout(self.timeout)
-            .json(&body)
+            .json(&search_request(query, entity_types));
+        let response = request
             .send()
             .await
             .map_err(|e| GraphError::from_reqwest(&e))?;
@@ -284,6 +273,23 @@ impl GraphClient {
         }
         Ok(items)
     }
+}
+
+/// The search request's body. Built as a `Value` and serialized at once, so
+/// the tree (a few KB) is not held while the call is in flight (B4).
+fn search_request(query: &str, entity_types: &[&str]) -> Value {
+    let mut request = json!({
+        "entityTypes": entity_types,
+        "query": { "queryString": query },
+        "from": 0,
+        "size": PAGE_SIZE,
+        // A misspelt query that finds nothing is answered for its correction.
+        "queryAlterationOptions": { "enableModification": true },
+    });
+    if entity_types.contains(&"message") {
+        request["fields"] = json!(MESSAGE_FIELDS);
+    }
+    json!({ "requests": [request] })
 }
 
 fn status_error(status: StatusCode, headers: &header::HeaderMap) -> GraphError {
