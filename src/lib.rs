@@ -244,7 +244,7 @@ impl App {
 
 /// An upstream HTTP client as `config/default.toml` configures it (the
 /// OTLP exporter's, the health check's, the tests').
-pub fn http_client() -> reqwest::Result<reqwest::Client> {
+pub fn http_client() -> Result<reqwest::Client, upstream::clients::ClientError> {
     upstream::HttpConfig::default().client()
 }
 

@@ -52,24 +52,55 @@ impl HttpConfig {
         }
     }
 
-    /// A client with its own connection pool. No system proxy: upstream URLs
-    /// are exactly what is configured.
-    pub fn client(&self) -> reqwest::Result<reqwest::Client> {
+    /// A client with its own connection pool.
+    pub fn client(&self) -> Result<reqwest::Client, ClientError> {
+        Ok(self.client_with(self.tls()?)?)
+    }
+
+    /// TLS as reqwest sets it up (the system's trust store, through
+    /// rustls-platform-verifier), offering the HTTP versions `http2` allows.
+    /// Built once per [`Lanes`] and shared by its clients: loading the trust
+    /// store reads and parses every system CA, which reqwest would do again
+    /// for each client (B4's profile: 2 MB of trust stores over its lanes).
+    fn tls(&self) -> Result<rustls::ClientConfig, ClientError> {
+        use rustls_platform_verifier::ConfigVerifierExt;
         // reqwest is built without a bundled crypto provider: install ring's once.
         let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut tls = rustls::ClientConfig::with_platform_verifier()?;
+        tls.alpn_protocols = match self.http2 {
+            UpstreamHttp2::Auto => vec![b"h2".to_vec(), b"http/1.1".to_vec()],
+            UpstreamHttp2::Always => vec![b"h2".to_vec()],
+            UpstreamHttp2::Never => vec![b"http/1.1".to_vec()],
+        };
+        Ok(tls)
+    }
+
+    /// A client over `tls`. No system proxy: upstream URLs are exactly what
+    /// is configured.
+    fn client_with(&self, tls: rustls::ClientConfig) -> reqwest::Result<reqwest::Client> {
         let builder = reqwest::Client::builder()
             .no_proxy()
+            .tls_backend_preconfigured(tls)
             .pool_idle_timeout(self.idle)
             // Each HTTP/1.1 connection holds ~30 KB of buffers: after a burst,
             // keep enough for steady load and close the rest (B4).
             .pool_max_idle_per_host(IDLE_CONNECTIONS_PER_HOST);
         match self.http2 {
-            // TLS offers h2 and http/1.1 (ALPN); plain http is HTTP/1.1.
+            // Over plain http, HTTP/1.1; over https, as ALPN settles it.
             UpstreamHttp2::Auto => builder.build(),
             UpstreamHttp2::Always => builder.http2_prior_knowledge().build(),
             UpstreamHttp2::Never => builder.http1_only().build(),
         }
     }
+}
+
+/// Why an upstream client could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("loading the system's trust store")]
+    Tls(#[from] rustls::Error),
+    #[error("building the HTTP client")]
+    Build(#[from] reqwest::Error),
 }
 
 /// One upstream's clients. hyper's client multiplexes every call to a host
@@ -81,6 +112,8 @@ impl HttpConfig {
 #[derive(Clone)]
 pub struct Lanes {
     config: HttpConfig,
+    /// Shared by every client (one trust store; TLS sessions resumed across them).
+    tls: rustls::ClientConfig,
     lanes: Arc<Mutex<Vec<Lane>>>,
 }
 
@@ -120,8 +153,10 @@ impl Drop for Lease {
 }
 
 impl Lanes {
-    pub fn new(config: HttpConfig) -> reqwest::Result<Self> {
-        Ok(Self::starting_with(config, config.client()?))
+    pub fn new(config: HttpConfig) -> Result<Self, ClientError> {
+        let tls = config.tls()?;
+        let first = config.client_with(tls.clone())?;
+        Ok(Self::starting_with(config, tls, first))
     }
 
     /// Lanes for another upstream, whose first client shares this one's
@@ -129,12 +164,17 @@ impl Lanes {
     /// connection): no second client until a lane fills.
     pub fn for_another_upstream(&self) -> Self {
         let first = self.lock()[0].client.clone();
-        Self::starting_with(self.config, first)
+        Self::starting_with(self.config, self.tls.clone(), first)
     }
 
-    fn starting_with(config: HttpConfig, first: reqwest::Client) -> Self {
+    fn starting_with(
+        config: HttpConfig,
+        tls: rustls::ClientConfig,
+        first: reqwest::Client,
+    ) -> Self {
         Self {
             config,
+            tls,
             lanes: Arc::new(Mutex::new(vec![Lane::new(first)])),
         }
     }
@@ -156,7 +196,7 @@ impl Lanes {
             .position(|l| l.calls.load(Ordering::Relaxed) < room);
         let index = match free {
             Some(i) => i,
-            None if lanes.len() < MAX_LANES => match self.config.client() {
+            None if lanes.len() < MAX_LANES => match self.config.client_with(self.tls.clone()) {
                 Ok(client) => {
                     lanes.push(Lane::new(client));
                     lanes.len() - 1
