@@ -6,10 +6,7 @@
 use std::time::{Duration, Instant};
 
 use linkup_suggestions::{
-    contract::PostSummary,
-    llm::AzureOpenAi,
-    posts::PostIndex,
-    upstream::{HttpConfig, Lanes},
+    contract::PostSummary, llm::AzureOpenAi, posts::PostIndex, upstream::Upstreams,
 };
 
 use super::{
@@ -83,7 +80,7 @@ async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>)
     }
     let settings = deps::settings(dir, &env);
     let llm = AzureOpenAi::new(
-        Lanes::new(HttpConfig::of(&settings.server)).expect("client"),
+        Upstreams::new(&settings).expect("clients").azure,
         &settings.azure_openai,
     );
     PostIndex::open(&settings.posts, llm)

@@ -61,22 +61,23 @@ use crate::{
     tools::{ToolDeps, connection::McpConnection},
 };
 
-/// The upstream clients as `settings` configure them, sharing `http`'s
-/// connection pool and recording into `metrics`, and the post index opened:
+/// The upstream clients as `settings` configure them, over `http` and
+/// recording into `metrics`, and the post index opened:
 /// the one wiring used by the app, the tests and the benches.
 pub async fn tool_deps(
     settings: &Settings,
-    http: upstream::Lanes,
+    http: upstream::Upstreams,
     metrics: metrics::Metrics,
 ) -> Result<ToolDeps, posts::PostIndexError> {
     let graph = msgraph::GraphClient::new(
-        http.for_another_upstream(),
+        http.graph,
         &settings.msgraph.base_url,
         Duration::from_millis(settings.msgraph.timeout_ms),
     )
     .with_max_body_bytes(settings.msgraph.max_body_bytes)
     .with_metrics(metrics.clone());
-    let llm = llm::AzureOpenAi::new(http, &settings.azure_openai).with_metrics(metrics.clone());
+    let llm =
+        llm::AzureOpenAi::new(http.azure, &settings.azure_openai).with_metrics(metrics.clone());
     let posts = posts::PostIndex::open(&settings.posts, llm.clone())
         .await?
         .with_min_similarity(settings.posts.min_similarity)
@@ -110,8 +111,7 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let http = upstream::Lanes::new(upstream::HttpConfig::of(&settings.server))
-            .context("building the HTTP client")?;
+        let http = upstream::Upstreams::new(&settings).context("building the HTTP clients")?;
         let metrics = metrics::Metrics::default();
         let deps = tool_deps(&settings, http, metrics).await.with_context(|| {
             match settings.posts.backend {

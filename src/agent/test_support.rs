@@ -30,7 +30,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     settings.agent.max_tool_calls_per_round = max_tool_calls;
     let deps = crate::tool_deps(
         &settings,
-        crate::upstream::Lanes::new(Default::default()).unwrap(),
+        crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),
     )
     .await

@@ -12,7 +12,7 @@ use std::{
     time::Duration,
 };
 
-use crate::settings::{ServerSettings, UpstreamHttp2};
+use crate::settings::{ServerSettings, Settings, UpstreamHttp2};
 
 /// Idle keep-alive connections kept per upstream host and client: enough for
 /// 64 concurrent agent runs (4 Graph calls each) without new TLS handshakes.
@@ -43,7 +43,43 @@ impl Default for HttpConfig {
     }
 }
 
+/// Each upstream's clients, as the settings configure them.
+#[derive(Clone)]
+pub struct Upstreams {
+    pub azure: Lanes,
+    pub graph: Lanes,
+}
+
+impl Upstreams {
+    pub fn new(settings: &Settings) -> Result<Self, ClientError> {
+        let config = HttpConfig::of(&settings.server);
+        let azure = settings
+            .azure_openai
+            .endpoint
+            .as_deref()
+            .unwrap_or_default();
+        Ok(Self {
+            azure: Lanes::new(config.for_url(azure))?,
+            graph: Lanes::new(config.for_url(&settings.msgraph.base_url))?,
+        })
+    }
+}
+
 impl HttpConfig {
+    /// `auto` settled for the upstream at `base_url`: over plain http it is
+    /// HTTP/1.1, where every call has a connection of its own and one client
+    /// takes them all (spread over clients, they would only split its pool
+    /// of idle connections).
+    pub fn for_url(mut self, base_url: &str) -> Self {
+        let https = base_url
+            .get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+        if self.http2 == UpstreamHttp2::Auto && !https {
+            self.http2 = UpstreamHttp2::Never;
+        }
+        self
+    }
+
     pub fn of(server: &ServerSettings) -> Self {
         Self {
             idle: Duration::from_millis(server.upstream_idle_timeout_ms),
@@ -108,10 +144,13 @@ pub enum ClientError {
 /// is reached, queues the calls beyond it (hyperium/hyper#2197, #3623). So a
 /// call goes to the first client with fewer than `streams_per_connection`
 /// calls in flight, and a new client (a new connection) is opened when none
-/// has room. Cheap to clone; clones share the clients.
+/// has room. Over HTTP/1.1 every call has a connection of its own, so one
+/// client takes them all. Cheap to clone; clones share the clients.
 #[derive(Clone)]
 pub struct Lanes {
     config: HttpConfig,
+    /// Calls in flight per client before another is opened.
+    room: usize,
     /// Shared by every client (one trust store; TLS sessions resumed across them).
     tls: rustls::ClientConfig,
     lanes: Arc<Mutex<Vec<Lane>>>,
@@ -156,27 +195,16 @@ impl Lanes {
     pub fn new(config: HttpConfig) -> Result<Self, ClientError> {
         let tls = config.tls()?;
         let first = config.client_with(tls.clone())?;
-        Ok(Self::starting_with(config, tls, first))
-    }
-
-    /// Lanes for another upstream, whose first client shares this one's
-    /// first connection pool (calls to different hosts never share a
-    /// connection): no second client until a lane fills.
-    pub fn for_another_upstream(&self) -> Self {
-        let first = self.lock()[0].client.clone();
-        Self::starting_with(self.config, self.tls.clone(), first)
-    }
-
-    fn starting_with(
-        config: HttpConfig,
-        tls: rustls::ClientConfig,
-        first: reqwest::Client,
-    ) -> Self {
-        Self {
+        let room = match config.http2 {
+            UpstreamHttp2::Never => usize::MAX,
+            _ => config.streams_per_connection,
+        };
+        Ok(Self {
             config,
+            room,
             tls,
             lanes: Arc::new(Mutex::new(vec![Lane::new(first)])),
-        }
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Lane>> {
@@ -186,14 +214,10 @@ impl Lanes {
 
     /// The client for the next call.
     pub fn lease(&self) -> Lease {
-        let room = match self.config.http2 {
-            UpstreamHttp2::Never => usize::MAX,
-            _ => self.config.streams_per_connection,
-        };
         let mut lanes = self.lock();
         let free = lanes
             .iter()
-            .position(|l| l.calls.load(Ordering::Relaxed) < room);
+            .position(|l| l.calls.load(Ordering::Relaxed) < self.room);
         let index = match free {
             Some(i) => i,
             None if lanes.len() < MAX_LANES => match self.config.client_with(self.tls.clone()) {
@@ -322,9 +346,21 @@ mod tests {
         assert_eq!(http1.clients(), 1, "HTTP/1.1 pools a connection per call");
         drop(many);
 
-        let other = lanes.for_another_upstream();
-        let _held: Vec<Lease> = (0..2).map(|_| lanes.lease()).collect();
-        let _one = other.lease();
-        assert_eq!(other.clients(), 1, "each upstream counts its own calls");
+        let auto = HttpConfig::default();
+        assert_eq!(
+            auto.for_url("http://127.0.0.1:8080").http2,
+            UpstreamHttp2::Never
+        );
+        for url in ["https://graph.microsoft.com", "HTTPS://x.openai.azure.com"] {
+            assert_eq!(auto.for_url(url).http2, UpstreamHttp2::Auto, "{url}");
+        }
+        let always = HttpConfig {
+            http2: UpstreamHttp2::Always,
+            ..auto
+        };
+        assert_eq!(
+            always.for_url("http://127.0.0.1:8080").http2,
+            UpstreamHttp2::Always
+        );
     }
 }

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 pub mod clients;
 
-pub use clients::{HttpConfig, Lanes, Lease};
+pub use clients::{HttpConfig, Lanes, Lease, Upstreams};
 
 /// How a request to an upstream failed before it answered: one reading of
 /// reqwest's errors for every upstream.

@@ -2,10 +2,7 @@
 //! when it cannot connect: the server's SQLSTATE and message, the TLS
 //! failure's cause and what to set, never the password.
 
-use linkup_suggestions::{
-    settings::Settings,
-    upstream::{HttpConfig, Lanes},
-};
+use linkup_suggestions::{settings::Settings, upstream::Upstreams};
 
 use crate::support::{deps, postgres::PgServer};
 
@@ -21,7 +18,7 @@ async fn open(url: &str, ca: Option<&std::path::Path>) -> Result<(), String> {
         env.push(("LINKUP__POSTS__TLS_CA_FILE", ca.display().to_string()));
     }
     let settings: Settings = deps::settings(dir.path(), &env);
-    let http = Lanes::new(HttpConfig::of(&settings.server)).unwrap();
+    let http = Upstreams::new(&settings).unwrap();
     linkup_suggestions::tool_deps(&settings, http, Default::default())
         .await
         .map(drop)

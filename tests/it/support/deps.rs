@@ -4,11 +4,7 @@
 
 use std::{path::Path, sync::Arc};
 
-use linkup_suggestions::{
-    settings::Settings,
-    tools::ToolDeps,
-    upstream::{HttpConfig, Lanes},
-};
+use linkup_suggestions::{settings::Settings, tools::ToolDeps, upstream::Upstreams};
 
 /// The defaults, a SQLite post index in `dir`, and `env` on top.
 pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
@@ -31,7 +27,7 @@ pub struct Deps {
 pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
-    let http = Lanes::new(HttpConfig::of(&settings.server)).expect("the HTTP client");
+    let http = Upstreams::new(&settings).expect("the HTTP clients");
     let deps = linkup_suggestions::tool_deps(&settings, http, Default::default())
         .await
         .expect("the tools' dependencies");
