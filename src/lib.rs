@@ -21,7 +21,8 @@
 //! - [`runs`]: run records, batched to the store off the request path.
 //! - [`metrics`]: the Prometheus metrics every part records into.
 //! - [`otel`]: OpenTelemetry traces (GenAI conventions) over OTLP.
-//! - [`upstream`]: upstream bodies read with a size cap, large ones parsed
+//! - [`upstream`]: the upstreams' HTTP clients (HTTP/2 connections opened
+//!   by stream limit); their bodies read with a size cap, large ones parsed
 //!   off the workers; transport errors classified once.
 //! - [`ratelimit`]: what an upstream's rate limits allow (per caller for
 //!   Graph; after a 429, nothing until its retry time).
