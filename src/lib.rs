@@ -146,14 +146,13 @@ impl App {
             )
             .with_payloads(settings.log.payloads),
         );
-        let listener = TcpListener::bind(settings.server.addr)
-            .await
+        let backlog = settings.server.listen_backlog;
+        let listener = server::bind(settings.server.addr, backlog)
             .with_context(|| format!("binding {}", settings.server.addr))?;
         let limits = server::Limits::from_settings(&settings.server);
         let admin_listener = match settings.server.admin_addr {
             Some(addr) => Some(
-                TcpListener::bind(addr)
-                    .await
+                server::bind(addr, backlog)
                     .with_context(|| format!("binding the admin listener {addr}"))?,
             ),
             None => None,

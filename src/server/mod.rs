@@ -1,7 +1,11 @@
-//! The HTTP/1 listener: connection cap, header/idle timeouts, graceful shutdown.
+//! The HTTP/1 listener: listen backlog, connection cap, header/idle timeouts,
+//! graceful shutdown.
 //!
 //! `axum::serve` exposes none of hyper's connection options; this module
 //! serves the router with hyper directly:
+//! - **Listen backlog**: the socket is bound with `server.listen_backlog`
+//!   (tokio's `TcpListener::bind` takes 128: a burst of new connections
+//!   beyond it lost its handshakes and waited a second for the retry).
 //! - **Connection cap**: each connection's task holds a permit of a semaphore
 //!   of `server.max_connections`. Without a permit the listener does not
 //!   accept: new connections wait in the kernel's listen backlog while the
@@ -17,7 +21,7 @@
 
 mod head_timer;
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{future::Future, io, net::SocketAddr, sync::Arc, time::Duration};
 
 use axum::{Router, serve::Listener};
 use hyper::server::conn::http1;
@@ -27,7 +31,7 @@ use hyper_util::{
     service::TowerToHyperService,
 };
 use tokio::{
-    net::{TcpListener, TcpStream},
+    net::{TcpListener, TcpSocket, TcpStream},
     sync::{OwnedSemaphorePermit, Semaphore},
     task::JoinSet,
 };
@@ -54,6 +58,19 @@ impl Limits {
             grace: Duration::from_millis(server.shutdown_grace_ms),
         }
     }
+}
+
+/// A listener on `addr` whose kernel queue holds `backlog` connections not
+/// yet accepted (address reuse on, as tokio's `bind` sets it).
+pub fn bind(addr: SocketAddr, backlog: u32) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog)
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves, then drains the

@@ -51,8 +51,7 @@ pub struct McpSettings {
 pub struct ServerSettings {
     /// Address to listen on; port 0 picks a free one.
     pub addr: SocketAddr,
-    /// Idle connections to the upstreams (Azure OpenAI, Graph) are closed
-    /// after this long.
+    /// Idle connections to the upstreams (Azure OpenAI, Graph) close after this long.
     pub upstream_idle_timeout_ms: u64,
     /// When the upstream clients speak HTTP/2.
     pub upstream_http2: UpstreamHttp2,
@@ -85,6 +84,8 @@ pub struct ServerSettings {
     pub body_timeout_ms: u64,
     /// Open connections at most; further ones wait in the listen backlog.
     pub max_connections: usize,
+    /// Connections the kernel queues until accepted (`listen`'s backlog).
+    pub listen_backlog: u32,
 }
 
 /// An optional value where an empty string (an environment variable set to
@@ -373,6 +374,7 @@ mod tests {
         assert_eq!(s.server.idle_timeout_ms, 60_000);
         assert_eq!(s.server.body_timeout_ms, 15_000);
         assert_eq!(s.server.max_connections, 10_000);
+        assert_eq!(s.server.listen_backlog, 1024);
     }
 
     #[test]
@@ -535,12 +537,14 @@ mod tests {
             ("LINKUP__SERVER__IDLE_TIMEOUT_MS", "5000"),
             ("LINKUP__SERVER__BODY_TIMEOUT_MS", "700"),
             ("LINKUP__SERVER__MAX_CONNECTIONS", "2"),
+            ("LINKUP__SERVER__LISTEN_BACKLOG", "4096"),
         ])
         .unwrap();
         assert_eq!(s.server.header_timeout_ms, 300);
         assert_eq!(s.server.idle_timeout_ms, 5000);
         assert_eq!(s.server.body_timeout_ms, 700);
         assert_eq!(s.server.max_connections, 2);
+        assert_eq!(s.server.listen_backlog, 4096);
         for (var, key) in [
             (
                 "LINKUP__SERVER__HEADER_TIMEOUT_MS",
@@ -549,6 +553,7 @@ mod tests {
             ("LINKUP__SERVER__IDLE_TIMEOUT_MS", "server.idle_timeout_ms"),
             ("LINKUP__SERVER__BODY_TIMEOUT_MS", "server.body_timeout_ms"),
             ("LINKUP__SERVER__MAX_CONNECTIONS", "server.max_connections"),
+            ("LINKUP__SERVER__LISTEN_BACKLOG", "server.listen_backlog"),
         ] {
             let err = load(&[(var, "0")]).unwrap_err().to_string();
             assert!(err.contains(key), "{err}");

@@ -53,6 +53,12 @@ impl Settings {
                 MAX_CONNECTIONS,
             ),
             ("posts.pool_size", self.posts.pool_size as u64, 1, 100),
+            (
+                "server.listen_backlog",
+                self.server.listen_backlog.into(),
+                1,
+                65_535,
+            ),
         ] {
             if !(low..=high).contains(&value) {
                 return invalid(key, format!("must be between {low} and {high}"));

@@ -188,6 +188,21 @@ async fn at_the_connection_cap_a_new_connection_waits_while_open_ones_are_still_
 }
 
 #[tokio::test]
+async fn a_burst_of_new_connections_waits_in_the_listen_backlog_without_losing_handshakes() {
+    // At the cap nothing more is accepted: the burst stays in the kernel's
+    // queue, as it does when the accept loop falls behind under load.
+    let app = spawn_with(&[("LINKUP__SERVER__MAX_CONNECTIONS", "1")]).await;
+    let _open = connect(&app).await;
+
+    // A dropped handshake is retried a second later: 500 ms tells them apart.
+    let burst = (0..400).map(|_| timeout(Duration::from_millis(500), TcpStream::connect(app.addr)));
+    let burst = futures::future::join_all(burst).await;
+
+    let completed = burst.iter().filter(|c| matches!(c, Ok(Ok(_)))).count();
+    assert_eq!(completed, 400, "handshakes the listen backlog dropped");
+}
+
+#[tokio::test]
 async fn a_connection_slot_freed_by_the_header_timeout_lets_a_waiting_connection_in() {
     let app = spawn_with(&[
         ("LINKUP__SERVER__MAX_CONNECTIONS", "2"),
