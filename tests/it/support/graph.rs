@@ -282,9 +282,7 @@ impl FakeGraph {
         let app = Router::new()
             .route("/v1.0/search/query", post(search))
             .with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake graph");
+        let listener = super::fake_listener();
         let addr = listener.local_addr().expect("addr");
         (listener, addr, script, app)
     }

@@ -20,6 +20,18 @@ use serde_json::{Value, json};
 pub use graph::{Doc, FakeGraph};
 pub use openai::FakeOpenAi;
 
+/// A fake upstream's loopback listener. Its kernel queue holds 1024
+/// connections, not tokio's 128: a front end such as Azure's or Graph's does
+/// not drop the handshakes of a burst (the service opens a connection per
+/// call in flight over HTTP/1.1), which would delay them by a second.
+pub fn fake_listener() -> tokio::net::TcpListener {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .expect("bind");
+    socket.listen(1024).expect("listen")
+}
+
 /// The address a started service binary logs (`listening`, JSON logs) on
 /// its stdout; the rest of its log is drained, as a log shipper would.
 pub fn listening_addr(stdout: std::process::ChildStdout) -> String {

@@ -142,9 +142,7 @@ impl FakeOpenAi {
             .route("/openai/deployments/{deployment}/{*op}", post(handle))
             .route("/openai/v1/{*op}", post(handle_v1))
             .with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake openai");
+        let listener = super::fake_listener();
         let addr = listener.local_addr().expect("addr");
         // As Azure's and Graph's front ends do: no Nagle delay between a
         // response's HTTP/2 frames.
