@@ -111,6 +111,8 @@ struct Script {
     received: Vec<Received>,
     /// Chat answers delayed, and how much longer than asked their timers slept.
     oversleep: super::Oversleep,
+    /// Chat calls waiting out their latency now.
+    chat_waiting: usize,
     /// Percent of chat answers replaced by a fault.
     chaos_percent: u64,
     chaos: super::faults::Chaos,
@@ -208,6 +210,12 @@ impl FakeOpenAi {
     /// Chat answers delayed so far, and their timers' total sleep beyond the latency asked.
     pub fn chat_oversleep(&self) -> super::Oversleep {
         self.script.lock().unwrap().oversleep
+    }
+
+    /// Chat calls waiting out their latency now (the caller's requests in
+    /// flight on the model).
+    pub fn chat_waiting(&self) -> usize {
+        self.script.lock().unwrap().chat_waiting
     }
 
     /// Bytes of chat completion bodies answered so far.
@@ -443,6 +451,25 @@ async fn serve(script: &Mutex<Script>, request: Request<'_>, raw: String, body: 
     }
 }
 
+/// Counts a chat call in [`Script::chat_waiting`] while it lives (also when
+/// the caller hangs up mid-wait and the handler is dropped).
+struct Waiting<'a>(&'a Mutex<Script>);
+
+impl<'a> Waiting<'a> {
+    fn new(script: &'a Mutex<Script>) -> Self {
+        script.lock().unwrap().chat_waiting += 1;
+        Self(script)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.0.lock() {
+            s.chat_waiting -= 1;
+        }
+    }
+}
+
 async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Response {
     let (step, latency) = {
         let mut s = script.lock().unwrap();
@@ -474,7 +501,9 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         (fault.or(step), s.chat_latency)
     };
     if !latency.is_zero() {
+        let waiting = Waiting::new(script);
         let over = super::delay(latency).await;
+        drop(waiting);
         script.lock().unwrap().oversleep.add(over);
     }
     let stock = ChatStep::Reply("Start with the onboarding guide on SharePoint.".into());
