@@ -173,7 +173,18 @@ impl Orchestrator {
     /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
     /// every deadline still fires on time. The posts search takes no slot: it
     /// is the panel's floor, so a run still waiting at its deadline has posts.
+    ///
+    /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
+    /// every request's future, agent runs included (B4: 1,000 requests in
+    /// flight held 5 MB for a path none of them took).
     async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
-        fallback::run(ctx, input, searches, &self.fallback_slots, &self.deps.posts).await;
+        Box::pin(fallback::run(
+            ctx,
+            input,
+            searches,
+            &self.fallback_slots,
+            &self.deps.posts,
+        ))
+        .await;
     }
 }
