@@ -65,21 +65,21 @@ pub(super) fn caller(ctx: &RequestContext<RoleServer>) -> Caller {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotBearer;
 
-/// The bearer token of `headers`' `Authorization`, if there is one.
+/// The bearer token of `headers`' `Authorization`, if there is one. An
+/// empty token (`Bearer ` alone) is no token: the LinkUp frontend may send
+/// one for a user without Microsoft 365.
 pub fn bearer_token(headers: &HeaderMap) -> Result<Option<Secret>, NotBearer> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
+    let value = value.to_str().map_err(|_| NotBearer)?.trim();
+    let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
     // The scheme is case-insensitive (RFC 9110 §11.1).
-    value
-        .to_str()
-        .ok()
-        .and_then(|v| v.trim_start().split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim())
-        .filter(|t| !t.is_empty())
-        .map(|t| Some(Secret::from(t)))
-        .ok_or(NotBearer)
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(NotBearer);
+    }
+    let token = token.trim();
+    Ok((!token.is_empty()).then(|| Secret::from(token)))
 }
 
 /// rmcp's in-memory sessions, at most `mcp.max_sessions` of them, each closed

@@ -267,6 +267,42 @@ async fn malformed_authorization_header_is_a_400_naming_it() {
 }
 
 #[tokio::test]
+async fn an_empty_bearer_token_is_no_token_and_microsoft_365_is_unavailable() {
+    let app = spawn_app().await;
+    app.graph.add(crate::support::graph::engineering_corpus());
+    for value in ["Bearer ", "Bearer", "bearer   "] {
+        let res = app
+            .http
+            .post(app.url("/api/suggestions"))
+            .header("authorization", value)
+            .json(&json!({"postId": "p1", "text": "deployment pipeline runbook"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "{value:?}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["m365"], json!([]), "{value:?}: {body}");
+        assert_eq!(
+            body["unavailableSources"],
+            json!(["m365"]),
+            "{value:?}: {body}"
+        );
+    }
+    assert!(app.graph.received().is_empty(), "Graph is not called");
+    for value in ["Token abc", "Bearerabc", "Basic"] {
+        let res = app
+            .http
+            .post(app.url("/api/suggestions"))
+            .header("authorization", value)
+            .json(&json!({"postId": "p1", "text": "hello"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 400, "{value:?}");
+    }
+}
+
+#[tokio::test]
 async fn api_key_is_required_on_the_api_when_configured_but_not_on_probes() {
     let app = spawn_app_with(Options {
         // A stray comma is no empty key that a request without one matches.
