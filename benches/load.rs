@@ -762,7 +762,12 @@ fn main() {
             rows.push(slow_clients::b10(&http, n).await);
         }
         if want("B12") {
-            rows.extend(embedder::b12(quick));
+            rows.extend(embedder::b12(quick, false));
+        }
+        // The model read from its directory instead; alone in its process,
+        // for its resident memory (`-- B12-dir`).
+        if only.contains(&"B12-dir") {
+            rows.extend(embedder::b12(quick, true));
         }
         rows
     });

@@ -1,8 +1,9 @@
 //! The local embedding model: a static token-embedding model computed in
 //! process (no network, microseconds per text). A text's vector is the mean of
 //! its tokens' vectors, at unit length, as WordLlama's own inference computes
-//! it. The model shipped in `models/` is WordLlama `l2_supercat` (256
-//! dimensions, MIT), copied from its PyPI wheel by the script beside it.
+//! it. The model in `models/` is WordLlama `l2_supercat` (256 dimensions,
+//! MIT), copied from its PyPI wheel by the script beside it, and compiled
+//! into the binary; `posts.model_path` loads another from a directory.
 
 use std::{
     fs::File,
@@ -51,26 +52,67 @@ pub struct LocalModel {
     name: String,
 }
 
+/// The model compiled into the binary (`models/wordllama-l2-supercat-256`):
+/// the service needs no file beside it.
+const EMBEDDED_TOKENIZER: &[u8] =
+    include_bytes!("../../models/wordllama-l2-supercat-256/tokenizer.json");
+const EMBEDDED_TABLE: &[u8] =
+    include_bytes!("../../models/wordllama-l2-supercat-256/l2_supercat_256.safetensors");
+/// The embedded model's name, as a loaded directory's would be.
+const EMBEDDED_NAME: &str = "wordllama-l2-supercat-256";
+
 impl LocalModel {
+    /// The model compiled into the binary.
+    pub fn embedded() -> Result<Self, ModelError> {
+        let label = Path::new("(embedded)").join(EMBEDDED_NAME);
+        let table = std::io::Cursor::new(EMBEDDED_TABLE);
+        Self::from_parts(
+            EMBEDDED_TOKENIZER,
+            &label.join(TOKENIZER_FILE),
+            table,
+            &label.join(TABLE_FILE),
+            EMBEDDED_NAME.to_owned(),
+        )
+    }
+
     /// Loads the model in `dir` (its `tokenizer.json` and token table).
     pub fn load(dir: &Path) -> Result<Self, ModelError> {
         let tokenizer_path = dir.join(TOKENIZER_FILE);
         let bytes = read(&tokenizer_path)?;
-        let tokenizer = Tokenizer::from_bytes(&bytes).map_err(|e| ModelError::Invalid {
-            path: tokenizer_path.clone(),
+        let table_path = dir.join(TABLE_FILE);
+        let file = File::open(&table_path).map_err(|source| ModelError::Read {
+            path: table_path.clone(),
+            source,
+        })?;
+        let name = dir
+            .file_name()
+            .map_or_else(|| "local".into(), |n| n.to_string_lossy().into_owned());
+        Self::from_parts(&bytes, &tokenizer_path, file, &table_path, name)
+    }
+
+    /// A model from its tokenizer's JSON and its token table, read row by
+    /// row: the float16 table is never in memory whole (16 MB that the
+    /// allocator would keep after loading). The paths name the parts in errors.
+    fn from_parts(
+        tokenizer: &[u8],
+        tokenizer_path: &Path,
+        mut table: impl Read + Seek,
+        table_path: &Path,
+        name: String,
+    ) -> Result<Self, ModelError> {
+        let tokenizer = Tokenizer::from_bytes(tokenizer).map_err(|e| ModelError::Invalid {
+            path: tokenizer_path.to_owned(),
             reason: e.to_string(),
         })?;
-        let table_path = dir.join(TABLE_FILE);
         let invalid = |reason: String| ModelError::Invalid {
-            path: table_path.clone(),
+            path: table_path.to_owned(),
             reason,
         };
         let read_error = |source: std::io::Error| ModelError::Read {
-            path: table_path.clone(),
+            path: table_path.to_owned(),
             source,
         };
-        let mut file = File::open(&table_path).map_err(read_error)?;
-        let (data_start, tensor) = table_header(&mut file).map_err(|e| match e {
+        let (data_start, tensor) = table_header(&mut table).map_err(|e| match e {
             HeaderError::Read(e) => read_error(e),
             HeaderError::Invalid(reason) => invalid(reason),
         })?;
@@ -82,16 +124,16 @@ impl LocalModel {
         };
         let (begin, end) = tensor.data_offsets;
         let size = end.checked_sub(begin);
-        let file_len = file.metadata().map_err(read_error)?.len();
+        let table_len = table.seek(SeekFrom::End(0)).map_err(read_error)?;
         if tensor.dtype != Dtype::F16
             || vocab == 0
             || dims == 0
             || size.is_none()
             || size != vocab.checked_mul(dims).and_then(|n| n.checked_mul(2))
-            || data_start.saturating_add(end as u64) > file_len
+            || data_start.saturating_add(end as u64) > table_len
         {
             return Err(invalid(format!(
-                "{:?} {vocab}x{dims} at bytes {begin}..{end} of {file_len}, not a float16 table",
+                "{:?} {vocab}x{dims} at bytes {begin}..{end} of {table_len}, not a float16 table",
                 tensor.dtype
             )));
         }
@@ -101,20 +143,17 @@ impl LocalModel {
                 tokenizer.get_vocab_size(true)
             )));
         }
-        // Row by row from the file: the float16 table is never in memory
-        // whole (16 MB that the allocator would keep after loading).
-        file.seek(SeekFrom::Start(data_start + begin as u64))
+        table
+            .seek(SeekFrom::Start(data_start + begin as u64))
             .map_err(read_error)?;
         let (table, scales) =
-            quantize_rows(BufReader::new(file), vocab, dims).map_err(read_error)?;
+            quantize_rows(BufReader::new(table), vocab, dims).map_err(read_error)?;
         Ok(Self {
             tokenizer,
             table,
             scales,
             dims,
-            name: dir
-                .file_name()
-                .map_or_else(|| "local".into(), |n| n.to_string_lossy().into_owned()),
+            name,
         })
     }
 
@@ -231,7 +270,7 @@ const MAX_HEADER_BYTES: u64 = 1 << 20;
 
 /// A safetensors file's header (its length, then its JSON, as the format
 /// says): where the data starts, and its one tensor.
-fn table_header(file: &mut File) -> Result<(u64, TensorInfo), HeaderError> {
+fn table_header(file: &mut impl Read) -> Result<(u64, TensorInfo), HeaderError> {
     let mut len = [0u8; 8];
     file.read_exact(&mut len).map_err(HeaderError::Read)?;
     let len = u64::from_le_bytes(len);
@@ -249,11 +288,10 @@ fn table_header(file: &mut File) -> Result<(u64, TensorInfo), HeaderError> {
     }
 }
 
-/// The model shipped with the service (`models/` of the repository).
+/// The model shipped with the service (compiled in).
 #[cfg(test)]
 pub(crate) fn shipped() -> LocalModel {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
-    LocalModel::load(&dir).expect("the shipped model loads")
+    LocalModel::embedded().expect("the shipped model loads")
 }
 
 #[cfg(test)]
@@ -311,6 +349,16 @@ mod tests {
         assert!(cos(q, "remote access VPN setup guide") > cos(q, "cafeteria lunch menu"));
         assert_eq!(model.dims(), 256);
         assert!(model.table_bytes() < 9_000_000, "{}", model.table_bytes());
+    }
+
+    #[test]
+    fn a_model_directory_loads_the_same_model_as_the_embedded_one() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
+        let loaded = LocalModel::load(&dir).unwrap();
+        let embedded = shipped();
+        assert_eq!(loaded.name(), embedded.name());
+        let text = "How do I set up CI/CD for our repo?";
+        assert_eq!(loaded.embed(text), embedded.embed(text));
     }
 
     #[test]

@@ -108,9 +108,12 @@ impl PostIndex {
             Embedder::None => None,
             _ => {
                 let path = settings.model_path.clone();
-                let model = tokio::task::spawn_blocking(move || LocalModel::load(&path))
-                    .await
-                    .map_err(|_| PostIndexError::Task)??;
+                let model = tokio::task::spawn_blocking(move || match path {
+                    Some(dir) => LocalModel::load(&dir),
+                    None => LocalModel::embedded(),
+                })
+                .await
+                .map_err(|_| PostIndexError::Task)??;
                 tracing::info!(
                     model = model.name(),
                     dims = model.dims(),
