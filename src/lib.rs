@@ -114,17 +114,21 @@ impl App {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let http = upstream::Upstreams::new(&settings).context("building the HTTP clients")?;
         let metrics = metrics::Metrics::default();
-        let deps = tool_deps(&settings, http, metrics).await.with_context(|| {
-            match settings.posts.backend {
-                settings::PostsBackend::Sqlite => format!(
-                    "opening the post index at {}",
-                    settings.posts.db_path.display()
-                ),
-                settings::PostsBackend::Postgres => {
-                    "opening the post index in PostgreSQL (posts.database_url)".to_owned()
-                }
-            }
-        })?;
+        // A model error names its file already; a store error is given its place.
+        let deps = tool_deps(&settings, http, metrics)
+            .await
+            .map_err(|e| match e {
+                posts::PostIndexError::Model(_) => anyhow::Error::new(e),
+                e => anyhow::Error::new(e).context(match settings.posts.backend {
+                    settings::PostsBackend::Sqlite => format!(
+                        "opening the post index at {}",
+                        settings.posts.db_path.display()
+                    ),
+                    settings::PostsBackend::Postgres => {
+                        "opening the post index in PostgreSQL (posts.database_url)".to_owned()
+                    }
+                }),
+            })?;
         let posts = deps.posts.clone();
         let maintenance = posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),

@@ -1,11 +1,19 @@
-//! Thin entry point: settings, telemetry, serve until SIGTERM/Ctrl-C.
-//! `linkup-suggestions healthcheck` probes a running instance's `/healthz`
-//! (the container's HEALTHCHECK; the runtime image has no curl);
-//! `linkup-suggestions migrate-posts --from sqlite:PATH --to postgres://…`
-//! copies a SQLite post index into PostgreSQL.
+//! Thin entry point: the command line, settings, telemetry, serve until
+//! SIGTERM/Ctrl-C. `linkup-suggestions --help` lists the commands.
+//!
+//! Exit codes: 0 done; 1 a start-up or run failure (port in use, an
+//! unreadable file: the message names the address or absolute path); 2 a
+//! usage error or an invalid configuration. Each failure is printed once,
+//! on stderr.
 
-use std::{path::Path, process::ExitCode, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+    sync::LazyLock,
+    time::Duration,
+};
 
+use clap::{Parser, Subcommand};
 use linkup_suggestions::{
     App, otel,
     settings::{PostsBackend, PostsSettings, Secret, Settings},
@@ -25,24 +33,94 @@ static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[unsafe(export_name = "_rjem_malloc_conf")]
 pub static malloc_conf: &[u8; 23] = b"background_thread:true\0";
 
-#[tokio::main]
-async fn main() -> ExitCode {
-    let settings = match Settings::load(Path::new("config")) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("linkup-suggestions: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("healthcheck") => return healthcheck(&settings).await,
-        Some("migrate-posts") => {
-            telemetry::init(&settings.log, None);
-            return migrate_posts(&settings, &args[1..]).await;
-        }
-        _ => {}
+/// The crate's version, and the commit it was built from when the build
+/// said (`LINKUP_COMMIT`: the Dockerfile's build argument; an image has no
+/// `.git` to ask).
+static VERSION: LazyLock<String> = LazyLock::new(|| {
+    let version = env!("CARGO_PKG_VERSION");
+    match option_env!("LINKUP_COMMIT").map(str::trim) {
+        Some(commit) if !commit.is_empty() => format!("{version} (commit {commit})"),
+        _ => version.to_owned(),
     }
+});
+
+/// The Suggestions panel service for LinkUp: Microsoft 365 documents,
+/// similar posts and a next-step hint for a post.
+#[derive(Parser)]
+#[command(name = "linkup-suggestions", version = VERSION.as_str())]
+struct Cli {
+    /// Directory of the per-environment configuration files
+    /// (`{APP_ENV}.toml`); the defaults are compiled in, so it need not
+    /// exist. Relative to the working directory.
+    #[arg(long, global = true, value_name = "DIR", default_value = "config")]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the HTTP API (the default command).
+    Serve,
+    /// Exit 0 when the instance configured here answers 200 on `/healthz`
+    /// (the container's HEALTHCHECK: the image has no curl).
+    Healthcheck,
+    /// Copy a SQLite post index (posts, vectors, run records) into
+    /// PostgreSQL; running it again replaces rather than duplicates.
+    MigratePosts {
+        /// The SQLite file to copy from.
+        #[arg(long, value_name = "sqlite:PATH", value_parser = sqlite_path)]
+        from: PathBuf,
+        /// The PostgreSQL database to copy into; defaults to
+        /// `posts.database_url` / `DATABASE_URL`.
+        #[arg(long, value_name = "postgres://USER:PASSWORD@HOST/DB")]
+        to: Option<String>,
+    },
+}
+
+fn sqlite_path(value: &str) -> Result<PathBuf, String> {
+    value
+        .strip_prefix("sqlite:")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| "expected sqlite:PATH".to_owned())
+}
+
+fn main() -> ExitCode {
+    // Usage errors exit 2 (clap's own code), --help and --version 0.
+    let cli = Cli::parse();
+    let cwd = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return fail(1, format!("reading the working directory: {e}")),
+    };
+    let config_dir = cwd.join(&cli.config);
+    let settings = match Settings::load(&config_dir) {
+        Ok(s) => s.with_paths_under(&cwd),
+        Err(e) => return fail(2, e),
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(1, format!("starting the async runtime: {e}")),
+    };
+    runtime.block_on(async move {
+        match cli.command.unwrap_or(Command::Serve) {
+            Command::Serve => serve(settings, &cwd, &config_dir).await,
+            Command::Healthcheck => healthcheck(&settings).await,
+            Command::MigratePosts { from, to } => {
+                telemetry::init(&settings.log, None);
+                migrate_posts(&settings, &cwd.join(from), to).await
+            }
+        }
+    })
+}
+
+/// Prints `message` once, on stderr, and exits with `code`.
+fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("linkup-suggestions: {message}");
+    ExitCode::from(code)
+}
+
+async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
     // A bad trace export configuration costs the traces, not the service:
     // it is logged once the logs are set up.
     let (traces_layer, traces, traces_error) = match otel::from_env() {
@@ -61,13 +139,19 @@ async fn main() -> ExitCode {
             "log.payloads is on: tool arguments (written from user text) and result summaries are logged, streamed and kept in run records; development only"
         );
     }
+    tracing::info!(
+        version = VERSION.as_str(),
+        working_dir = %cwd.display(),
+        config_dir = %config_dir.display(),
+        config_dir_exists = config_dir.is_dir(),
+        posts.backend = ?settings.posts.backend,
+        posts.db_path = %settings.posts.db_path.display(),
+        posts.model_path = %settings.posts.model_path.as_deref().map_or("(compiled in)".into(), |p| p.display().to_string()),
+        "starting"
+    );
     let app = match App::build(settings).await {
         Ok(app) => app,
-        Err(e) => {
-            tracing::error!(error.message = format!("{e:#}"), "start-up failed");
-            eprintln!("linkup-suggestions: {e:#}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(1, format!("{e:#}")),
     };
     tracing::info!(addr = %app.local_addr(), traces = traces.is_some(), "listening");
     let served = app.run_until_stopped().await;
@@ -76,46 +160,36 @@ async fn main() -> ExitCode {
     }
     match served {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!(error.message = format!("{e:#}"), "server failed");
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(1, format!("{e:#}")),
     }
 }
 
-/// `migrate-posts --from sqlite:PATH --to postgres://…`: copies the SQLite
-/// post index at PATH (posts, vectors, run records) into the PostgreSQL
-/// database (`--to` defaults to `posts.database_url` / `DATABASE_URL`).
-async fn migrate_posts(settings: &Settings, args: &[String]) -> ExitCode {
-    const USAGE: &str = "usage: linkup-suggestions migrate-posts --from sqlite:PATH [--to postgres://USER:PASSWORD@HOST/DB]";
-    let (mut from, mut to) = (None, settings.posts.database_url.clone());
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match (arg.as_str(), args.next()) {
-            ("--from", Some(v)) => from = v.strip_prefix("sqlite:").map(std::path::PathBuf::from),
-            ("--to", Some(v)) => {
-                to = Some(Secret::from(
-                    v.strip_prefix("postgres:")
-                        .filter(|r| !r.starts_with("//"))
-                        .unwrap_or(v),
-                ))
+/// Copies the SQLite post index at `from` into `to` (default
+/// `posts.database_url`).
+async fn migrate_posts(settings: &Settings, from: &Path, to: Option<String>) -> ExitCode {
+    let to = match to {
+        // `postgres:` before a URL without `//` is the scheme of `--from`'s form.
+        Some(v) => Secret::from(
+            v.strip_prefix("postgres:")
+                .filter(|r| !r.starts_with("//"))
+                .unwrap_or(&v),
+        ),
+        None => match settings.posts.database_url.clone() {
+            Some(url) => url,
+            None => {
+                return fail(
+                    2,
+                    "migrate-posts: --to, posts.database_url or DATABASE_URL must name the PostgreSQL database",
+                );
             }
-            _ => {
-                eprintln!("{USAGE}");
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let (Some(from), Some(to)) = (from, to) else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
+        },
     };
     let target = PostsSettings {
         backend: PostsBackend::Postgres,
         database_url: Some(to),
         ..settings.posts.clone()
     };
-    match copy::sqlite_to_postgres(&from, &target, settings.runs.max_records).await {
+    match copy::sqlite_to_postgres(from, &target, settings.runs.max_records).await {
         Ok(c) => {
             println!(
                 "copied {} posts ({} with vectors) and {} run records; {} expired posts skipped",
@@ -123,10 +197,7 @@ async fn migrate_posts(settings: &Settings, args: &[String]) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("linkup-suggestions migrate-posts: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(1, format!("migrate-posts: {e}")),
     }
 }
 

@@ -1,11 +1,13 @@
-//! Typed configuration: `config/default.toml`, then `config/{APP_ENV}.toml`, then
-//! the environment (`LINKUP__SECTION__KEY`, plus the TypeScript app's
-//! `AZURE_OPENAI_*` variables). Validation names the offending key.
+//! Typed configuration: every key the service reads, its shape, and its
+//! validation (a refusal names the offending key). Where the values come
+//! from (`config/default.toml`, `{APP_ENV}.toml`, the environment) is
+//! `sources.rs`.
 
-use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
+use std::{net::SocketAddr, path::PathBuf};
 
 use serde::Deserialize;
 
+mod sources;
 mod upstream_http2;
 mod validate;
 
@@ -193,8 +195,10 @@ pub struct PostsSettings {
     pub min_similarity: f32,
     /// Which model ranks posts by meaning.
     pub embedder: EmbedderSetting,
-    /// The local embedding model's directory (`tokenizer.json` and its token table).
-    pub model_path: PathBuf,
+    /// A directory holding another local embedding model (`tokenizer.json`
+    /// and its token table); unset or empty: the model compiled in.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    pub model_path: Option<PathBuf>,
 }
 
 /// `posts.embedder`: which model ranks posts by meaning.
@@ -247,105 +251,6 @@ pub enum SettingsError {
     Load(#[from] config::ConfigError),
     #[error("configuration key `{key}`: {message}")]
     Invalid { key: &'static str, message: String },
-}
-
-/// The TypeScript app's variables (and the conventional `DATABASE_URL`), the
-/// keys they set, and the variable that takes precedence over them.
-const LEGACY_ENV: [(&str, &str, &str); 6] = [
-    (
-        "DATABASE_URL",
-        "posts.database_url",
-        "LINKUP__POSTS__DATABASE_URL",
-    ),
-    (
-        "AZURE_OPENAI_ENDPOINT",
-        "azure_openai.endpoint",
-        "LINKUP__AZURE_OPENAI__ENDPOINT",
-    ),
-    (
-        "AZURE_OPENAI_API_KEY",
-        "azure_openai.api_key",
-        "LINKUP__AZURE_OPENAI__API_KEY",
-    ),
-    (
-        "AZURE_OPENAI_CHAT_DEPLOYMENT",
-        "azure_openai.chat_deployment",
-        "LINKUP__AZURE_OPENAI__CHAT_DEPLOYMENT",
-    ),
-    (
-        "AZURE_OPENAI_EMBEDDING_DEPLOYMENT",
-        "azure_openai.embedding_deployment",
-        "LINKUP__AZURE_OPENAI__EMBEDDING_DEPLOYMENT",
-    ),
-    (
-        "AZURE_OPENAI_API_VERSION",
-        "azure_openai.api_version",
-        "LINKUP__AZURE_OPENAI__API_VERSION",
-    ),
-];
-
-impl ServerSettings {
-    /// An empty entry in a list (`LINKUP__SERVER__API_KEYS=""`, as an unset
-    /// Secret key or a ConfigMap line gives, or `a,,b`) means none: an empty
-    /// API key would admit every request that sends no `X-Api-Key`.
-    fn drop_empty_entries(&mut self) {
-        self.api_keys
-            .retain(|k| !k.expose_secret().trim().is_empty());
-        self.cors_origins.retain(|o| !o.trim().is_empty());
-    }
-}
-
-/// The defaults, compiled in so the binary runs from any directory.
-const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
-
-impl Settings {
-    /// Loads from `config_dir` and the process environment.
-    pub fn load(config_dir: &std::path::Path) -> Result<Self, SettingsError> {
-        Self::load_from(config_dir, std::env::vars().collect())
-    }
-
-    /// Loads from `config_dir` and the given environment (tests pass their own).
-    pub fn load_from(
-        config_dir: &std::path::Path,
-        env: HashMap<String, String>,
-    ) -> Result<Self, SettingsError> {
-        let mut builder = config::Config::builder().add_source(config::File::from_str(
-            DEFAULT_TOML,
-            config::FileFormat::Toml,
-        ));
-        if let Some(app_env) = env.get("APP_ENV").filter(|v| !v.is_empty()) {
-            let file = config_dir.join(format!("{app_env}.toml"));
-            builder = builder.add_source(config::File::from(file).required(false));
-        }
-        builder = builder.add_source(
-            config::Environment::with_prefix("LINKUP")
-                .separator("__")
-                .list_separator(",")
-                .with_list_parse_key("server.api_keys")
-                .with_list_parse_key("server.cors_origins")
-                .try_parsing(true)
-                .source(Some(env.clone().into_iter().collect())),
-        );
-        for (legacy, key, modern) in LEGACY_ENV {
-            if let Some(value) = env.get(legacy)
-                && !env.contains_key(modern)
-            {
-                builder = builder.set_override(key, value.as_str())?;
-            }
-        }
-        let mut settings: Settings = builder.build()?.try_deserialize()?;
-        settings.server.drop_empty_entries();
-        settings.validate()?;
-        Ok(settings)
-    }
-
-    /// The Azure OpenAI endpoint, when one is configured.
-    pub fn llm_endpoint(&self) -> Option<&str> {
-        self.azure_openai
-            .endpoint
-            .as_deref()
-            .filter(|e| !e.is_empty())
-    }
 }
 
 #[cfg(test)]
@@ -566,6 +471,41 @@ mod tests {
         assert!(validate::check_upstream_url("k", "http://localhost:9").is_ok());
         assert!(validate::check_upstream_url("k", "http://10.0.0.1:9").is_err());
         assert!(validate::check_upstream_url("k", "https://graph.microsoft.com").is_ok());
+    }
+
+    #[test]
+    fn log_level_wins_over_rust_log_which_is_read_when_it_is_unset() {
+        assert_eq!(load(&[]).unwrap().log.level, "info");
+        let s = load(&[("RUST_LOG", "debug")]).unwrap();
+        assert_eq!(s.log.level, "debug");
+        let s = load(&[("RUST_LOG", "debug"), ("LINKUP__LOG__LEVEL", "warn")]).unwrap();
+        assert_eq!(s.log.level, "warn");
+        for bad in [
+            ("LINKUP__LOG__LEVEL", "linkup_suggestions=loud"),
+            ("RUST_LOG", "info,x=["),
+        ] {
+            let err = load(&[bad]).unwrap_err().to_string();
+            assert!(err.contains("log.level"), "{err}");
+        }
+    }
+
+    #[test]
+    fn relative_paths_are_made_absolute_against_the_working_directory() {
+        let s = load(&[("LINKUP__POSTS__MODEL_PATH", "models/other")]).unwrap();
+        let s = s.with_paths_under(std::path::Path::new("/srv/app"));
+        assert_eq!(
+            s.posts.db_path,
+            std::path::Path::new("/srv/app/data/posts.db")
+        );
+        assert_eq!(
+            s.posts.model_path.as_deref(),
+            Some(std::path::Path::new("/srv/app/models/other"))
+        );
+        assert_eq!(s.posts.tls_ca_file, None);
+        let s = load(&[("LINKUP__POSTS__DB_PATH", "/var/lib/posts.db")]).unwrap();
+        let s = s.with_paths_under(std::path::Path::new("/srv/app"));
+        assert_eq!(s.posts.db_path, std::path::Path::new("/var/lib/posts.db"));
+        assert_eq!(load(&[]).unwrap().posts.model_path, None, "compiled in");
     }
 
     #[test]

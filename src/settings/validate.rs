@@ -128,6 +128,15 @@ impl Settings {
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");
         }
+        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.level) {
+            return invalid(
+                "log.level",
+                format!(
+                    "`{}` is not a tracing filter such as `info` or `linkup_suggestions=debug` ({e})",
+                    self.log.level
+                ),
+            );
+        }
         if !["minimal", "low", "medium", "high"]
             .contains(&self.azure_openai.reasoning_effort.as_str())
         {

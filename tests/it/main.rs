@@ -1,7 +1,9 @@
 //! Integration tests: the real app over HTTP against fake upstreams on loopback.
 
 mod agent;
+mod cli;
 mod contract;
+mod docs;
 mod errors;
 mod http_edge;
 mod interop;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::support::{
     Options,
-    binary::{self, Binary},
+    binary::Binary,
     openai::{ChatStep, EmbedBehavior},
     post_body, post_ids, spawn_app, spawn_app_with, strings,
 };
@@ -325,16 +325,6 @@ async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
         .await
         .unwrap();
     assert_eq!(res["posts"].as_array().map(Vec::len), Some(5), "{res}");
-}
-
-#[tokio::test]
-async fn invalid_configuration_stops_start_up_with_one_line_naming_the_key() {
-    let out = binary::run(&[], &[("LINKUP__AGENT__TIMEOUT_MS", "soon")]);
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("agent.timeout_ms"), "{stderr}");
-    assert!(!stderr.contains("panicked"));
 }
 
 #[tokio::test]

@@ -58,6 +58,9 @@ fn read_log(
             .expect("the service logs its address")
             .expect("a log line");
         let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if let Some(kept) = &kept {
+            kept.lock().unwrap().push(line);
+        }
         if let Some(addr) = v["fields"]["addr"].as_str() {
             break addr.to_owned();
         }
