@@ -1,5 +1,5 @@
 //! Why a panel is degraded: every reason `meta.degraded` can carry, with its
-//! wire string. The README's table lists each of them (a test compares).
+//! wire string. docs/http-api.md's table lists each of them (a test compares).
 
 use std::{borrow::Cow, fmt};
 
@@ -185,14 +185,14 @@ impl fmt::Display for Degraded {
 mod tests {
     use super::*;
 
-    /// The reasons the README's `meta.degraded` table names: every
+    /// The reasons docs/http-api.md's `meta.degraded` table names: every
     /// backquoted name in its first column, `<kind>` expanded to every kind.
     fn documented() -> Vec<String> {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../docs/http-api.md");
         let table = readme
             .split("`meta.degraded` reasons:")
             .nth(1)
-            .expect("the README has the reasons table");
+            .expect("docs/http-api.md has the reasons table");
         let kinds = |pattern: &str| -> Vec<String> {
             let all: Vec<&str> = if pattern.starts_with("m365_") {
                 GraphErrorKind::VARIANTS
@@ -224,7 +224,7 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_every_reason_and_no_other() {
+    fn the_docs_list_every_reason_and_no_other() {
         let mut sent: Vec<String> = Degraded::every().iter().map(|d| d.to_string()).collect();
         let mut documented = documented();
         sent.sort();

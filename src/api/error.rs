@@ -180,3 +180,89 @@ pub fn in_error_shape(response: Response) -> Response {
     );
     Response::from_parts(parts, axum::body::Body::from(body))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of each kind, and what the router answers by itself: a
+    /// new kind fails to compile here until it is listed (and documented).
+    fn every() -> Vec<(u16, &'static str)> {
+        let kinds = [
+            ApiError::invalid("postId", "x"),
+            ApiError::UnsupportedMediaType,
+            ApiError::PayloadTooLarge(1),
+            ApiError::RequestTimeout,
+            ApiError::Unauthorized,
+            ApiError::OriginNotAllowed,
+            ApiError::McpSessionsFull,
+            ApiError::PostNotFound,
+            ApiError::RunNotFound,
+            ApiError::NotFound,
+            ApiError::PostIndexUnavailable,
+            ApiError::PostIndex(PostIndexError::Poisoned),
+        ];
+        for kind in &kinds {
+            match kind {
+                ApiError::Invalid { .. }
+                | ApiError::UnsupportedMediaType
+                | ApiError::PayloadTooLarge(_)
+                | ApiError::RequestTimeout
+                | ApiError::Unauthorized
+                | ApiError::OriginNotAllowed
+                | ApiError::McpSessionsFull
+                | ApiError::PostNotFound
+                | ApiError::RunNotFound
+                | ApiError::NotFound
+                | ApiError::PostIndexUnavailable
+                | ApiError::PostIndex(_) => {}
+            }
+        }
+        let mut all: Vec<(u16, &str)> = kinds
+            .iter()
+            .map(|k| (k.status_code().as_u16(), k.code()))
+            .collect();
+        all.push((405, "method_not_allowed"));
+        all
+    }
+
+    /// The (status, code) pairs of docs/http-api.md's errors table.
+    fn documented() -> Vec<(u16, String)> {
+        let docs = include_str!("../../docs/http-api.md");
+        let start = docs
+            .find("| status | code | when |")
+            .expect("docs/http-api.md has the errors table");
+        docs[start..]
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .flat_map(|row| {
+                let mut cells = row.trim_matches('|').split(" | ").map(str::trim);
+                let status: u16 = cells.next().and_then(|s| s.parse().ok()).expect("a status");
+                let codes: Vec<String> = cells
+                    .next()
+                    .unwrap_or_default()
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect();
+                codes.into_iter().map(move |c| (status, c))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_docs_list_every_error_code_with_its_status_and_no_other() {
+        let mut answered: Vec<(u16, String)> = every()
+            .into_iter()
+            .map(|(s, c)| (s, c.to_owned()))
+            .collect();
+        let mut documented = documented();
+        answered.sort();
+        answered.dedup();
+        documented.sort();
+        documented.dedup();
+        assert_eq!(documented, answered);
+    }
+}

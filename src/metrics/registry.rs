@@ -225,10 +225,63 @@ impl Inner {
 /// the same values).
 trait Registered {
     fn register_in(&self, registry: &mut Registry, name: &'static str, help: &'static str);
+    /// Its OpenMetrics type.
+    #[cfg(test)]
+    fn kind(&self) -> &'static str;
 }
 
 impl<M: Metric + Clone> Registered for M {
     fn register_in(&self, registry: &mut Registry, name: &'static str, help: &'static str) {
         registry.register(name, help, self.clone());
+    }
+
+    #[cfg(test)]
+    fn kind(&self) -> &'static str {
+        use prometheus_client::metrics::MetricType;
+        match self.metric_type() {
+            MetricType::Counter => "counter",
+            MetricType::Gauge => "gauge",
+            MetricType::Histogram => "histogram",
+            _ => "other",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[test]
+    fn the_docs_metrics_table_lists_every_family_with_its_type_and_no_other() {
+        let inner = Inner::default();
+        let registered: BTreeMap<String, &str> = inner
+            .families()
+            .iter()
+            .map(|(name, _, metric)| {
+                // Counters are exposed with `_total`, as the docs name them.
+                let suffix = if metric.kind() == "counter" {
+                    "_total"
+                } else {
+                    ""
+                };
+                (format!("linkup_{name}{suffix}"), metric.kind())
+            })
+            .collect();
+        let docs = include_str!("../../docs/operations.md");
+        let start = docs
+            .find("| metric | type | labels | what |")
+            .expect("docs/operations.md has the metrics table");
+        let documented: BTreeMap<String, &str> = docs[start..]
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|row| {
+                let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+                (cells[0].trim_matches('`').to_owned(), cells[1])
+            })
+            .collect();
+        assert_eq!(documented, registered);
     }
 }

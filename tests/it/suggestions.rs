@@ -352,34 +352,6 @@ async fn stored_post_route_answers_like_post_and_404s_for_unknown_or_expired_pos
     }
 }
 
-/// The JSON body of the README's `curl` call whose line contains `marker`.
-fn readme_body(marker: &str) -> Value {
-    let readme = include_str!("../../README.md");
-    let start = readme.find(marker).expect("the README's example");
-    let body = &readme[start..];
-    let body = &body[body.find("-d '").expect("a -d body") + 4..];
-    let body = &body[..body.find('\'').expect("the body's end")];
-    serde_json::from_str(body).expect("the README's example body is JSON")
-}
-
-#[tokio::test]
-async fn the_readme_example_finds_the_example_post_with_nothing_configured() {
-    let app = spawn_app().await;
-    let status = app
-        .put_post(
-            "p-77",
-            readme_body("curl -X PUT localhost:8080/api/posts/p-77"),
-        )
-        .await;
-    assert_eq!(status, 201);
-    let (status, body) = app
-        .suggest(readme_body("curl localhost:8080/api/suggestions"), None)
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(post_ids(&body), vec!["p-77"], "{body}");
-    assert_eq!(body["meta"]["path"], "fallback");
-}
-
 #[tokio::test]
 async fn x_run_id_names_the_run_in_json_and_stream_answers() {
     let app = app_with_corpus().await;

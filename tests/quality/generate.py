@@ -13,7 +13,7 @@ to a question iff it was written for the question's topic and is not named in
 that exclude list (its need differs).  Exclusions name documents by key= or
 title prefix and posts by text prefix.  Distractor documents and unrelated
 posts are relevant to no question.  The labels were written without looking at
-the ranking code.  See README.md for the review that shaped them.
+the ranking code.  See tests/quality/README.md ("Label review") for the review that shaped them.
 
 Template syntax inside titles, bodies and post texts: "{a|b|c}" is replaced by
 one alternative chosen by the seeded generator.
