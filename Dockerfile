@@ -9,10 +9,17 @@ RUN mkdir src benches && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && mkdir config && touch config/default.toml \
     && cargo build --release --locked \
     && rm -rf src config benches
+# Every path the build reads (scripts/check_dockerfile.py checks this list
+# against the release build's own dependency file in CI): the compiled-in
+# defaults, the migrations, the embedded model, the code, the link step.
+COPY build.rs ./
 COPY config ./config
 COPY benches ./benches
 COPY migrations ./migrations
+COPY models ./models
 COPY src ./src
+# `--version` names the commit: `docker build --build-arg LINKUP_COMMIT=$(git rev-parse --short HEAD) .`
+ARG LINKUP_COMMIT=""
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked
 
 # Runtime: small, non-root, CA certificates for the https upstreams.
@@ -23,8 +30,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 WORKDIR /app
 COPY --from=build /app/target/release/linkup-suggestions /usr/local/bin/linkup-suggestions
 COPY config ./config
-# The local embedding model (posts.embedder = auto/local), read at start-up.
-COPY models/wordllama-l2-supercat-256/tokenizer.json models/wordllama-l2-supercat-256/l2_supercat_256.safetensors models/wordllama-l2-supercat-256/LICENSE ./models/wordllama-l2-supercat-256/
+# The licences: the service's, and the embedded model's (compiled into the binary).
+COPY LICENSE /usr/share/doc/linkup-suggestions/LICENSE
+COPY models/wordllama-l2-supercat-256/LICENSE /usr/share/doc/linkup-suggestions/wordllama-l2-supercat-256.LICENSE
 RUN mkdir data && chown linkup data
 USER linkup
 ENV LINKUP__LOG__FORMAT=json

@@ -66,13 +66,16 @@ impl LocalModel {
     pub fn embedded() -> Result<Self, ModelError> {
         let label = Path::new("(embedded)").join(EMBEDDED_NAME);
         let table = std::io::Cursor::new(EMBEDDED_TABLE);
-        Self::from_parts(
+        let model = Self::from_parts(
             EMBEDDED_TOKENIZER,
             &label.join(TOKENIZER_FILE),
             table,
             &label.join(TABLE_FILE),
             EMBEDDED_NAME.to_owned(),
-        )
+        );
+        release_pages(EMBEDDED_TABLE);
+        release_pages(EMBEDDED_TOKENIZER);
+        model
     }
 
     /// Loads the model in `dir` (its `tokenizer.json` and token table).
@@ -226,6 +229,30 @@ impl LocalModel {
         sum.iter_mut().for_each(|x| *x /= norm);
         Some(sum)
     }
+}
+
+/// Lets the kernel take back the pages of `bytes`, part of the binary's
+/// read-only data, once they have been read: the model is loaded into its
+/// own tables, and its 18 MB of file pages would otherwise stay resident
+/// (B12: +17 MB of RSS). Read-only file pages are reloaded from the binary
+/// if touched again, so nothing is lost.
+fn release_pages(bytes: &'static [u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = (bytes.as_ptr() as usize).next_multiple_of(PAGE);
+        let end = (bytes.as_ptr() as usize + bytes.len()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range lies inside a `'static` read-only mapping of
+            // the executable; MADV_DONTNEED on a private file mapping that
+            // was never written only drops its pages from this process.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, ModelError> {
