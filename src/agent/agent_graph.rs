@@ -70,7 +70,7 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     };
     let mut state = RunState {
         messages: vec![
-            prompt::system(has_token),
+            prompt::system(has_token, &a.input.text),
             prompt::user(&a.input.text, &a.input.tags, a.input.category.as_deref()),
         ],
         max_rounds: a.settings.max_rounds,

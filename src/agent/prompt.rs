@@ -21,12 +21,24 @@ with a short description of the post.";
 
 const POSTS_ONLY: &str = "First call search_posts once with a short description of the post.";
 
-/// The system prompt; the Microsoft 365 searches only when `search_m365` is offered.
-pub fn system(m365_offered: bool) -> Message {
-    Message::system(SYSTEM.replace(
-        "{searches}",
-        if m365_offered { SEARCHES } else { POSTS_ONLY },
-    ))
+/// For a post in Korean: documents and posts are written in Korean and in
+/// English, and Microsoft 365 search matches words, not meaning.
+const BOTH_LANGUAGES: &str = "The post is in Korean: write the search_m365 queries in both languages, the Korean key terms without particles or endings and their English equivalents (e.g. 배포 파이프라인 -> deployment pipeline, CI/CD).";
+
+/// The system prompt; the Microsoft 365 searches only when `search_m365`
+/// is offered, in Korean and English when the post is in Korean.
+pub fn system(m365_offered: bool, post: &str) -> Message {
+    let searches = match (m365_offered, is_korean(post)) {
+        (false, _) => POSTS_ONLY.to_owned(),
+        (true, false) => SEARCHES.to_owned(),
+        (true, true) => format!("{SEARCHES} {BOTH_LANGUAGES}"),
+    };
+    Message::system(SYSTEM.replace("{searches}", &searches))
+}
+
+/// Whether `text` is written (at least partly) in Korean.
+fn is_korean(text: &str) -> bool {
+    text.chars().any(crate::keywords::korean::is_hangul)
 }
 
 /// The post, quoted as JSON data, never interpolated into instructions.
@@ -111,4 +123,28 @@ pub fn response_format() -> &'static Value {
         }}})
     });
     &FORMAT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(m: &Message) -> String {
+        m.content.clone().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_korean_post_asks_for_queries_in_korean_and_english() {
+        let korean = text(&system(true, "배포 파이프라인 어떻게 만들어요?"));
+        assert!(
+            korean.contains("both languages") && korean.contains("deployment pipeline"),
+            "{korean}"
+        );
+        let mixed = text(&system(true, "AWS 비용이 두 배가 됐어요"));
+        assert!(mixed.contains("both languages"), "{mixed}");
+        let english = text(&system(true, "How do I set up a deployment pipeline?"));
+        assert!(!english.contains("both languages"), "{english}");
+        let posts_only = text(&system(false, "배포 파이프라인"));
+        assert!(!posts_only.contains("search_m365"), "{posts_only}");
+    }
 }

@@ -186,8 +186,10 @@ impl LocalModel {
     /// How rare `word` is in the language, in nats: its vocabulary holds
     /// frequent words whole, roughly in order of frequency (the tokenizer's
     /// merges were learnt most frequent first), so a whole word's rank stands
-    /// for its frequency (Zipf: `-ln p ≈ ln rank`); a word split into pieces
-    /// is rarer than any whole one.
+    /// for its frequency (Zipf: `-ln p ≈ ln rank`); a word split into
+    /// pieces of several letters is rarer than any whole one. A word spelt
+    /// out letter by letter or byte by byte (Hangul, to this model) is one
+    /// it knows nothing of: the middle of its vocabulary, neither common nor rare.
     pub fn rarity(&self, word: &str) -> f32 {
         let Ok(encoding) = self.tokenizer.encode_fast(word, false) else {
             return 0.0;
@@ -198,10 +200,17 @@ impl LocalModel {
             .copied()
             .filter(|&id| id != WORD_START)
             .collect();
+        let vocab = self.scales.len() as f32;
+        let spelt_out = |id: &u32| {
+            self.tokenizer.id_to_token(*id).is_none_or(|t| {
+                t.starts_with("<0x") || t.trim_start_matches('▁').chars().count() <= 1
+            })
+        };
         match ids.as_slice() {
-            [] => 0.0,
+            [] => 1.0,
             [id] => (*id).max(2) as f32,
-            _ => self.scales.len() as f32,
+            ids if ids.iter().any(spelt_out) => vocab / 2.0,
+            _ => vocab,
         }
         .ln()
     }

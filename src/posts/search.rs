@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     contract::PostSummary,
-    keywords::index_terms,
+    keywords::query_terms,
     llm::{LlmError, LlmErrorKind},
     store::now_ms,
 };
@@ -27,6 +27,12 @@ const MIN_COVERAGE: f32 = 0.4;
 /// By words, a post is not suggested when its coverage is under this share
 /// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
+/// Posts of the prior that [`PostIndex::specificity`] starts from: as many
+/// as the index needs before its spread tells (the relevance floors' count).
+const PRIOR_POSTS: usize = relevance::MIN_POSTS_FOR_SPREAD;
+/// The share of the prior's posts that has any given word.
+const PRIOR_SHARE: f32 = 0.05;
+
 /// Search results; `lexical_only` when semantic ranking was wanted but unavailable.
 #[derive(Debug, Default)]
 pub struct PostSearch {
@@ -39,27 +45,32 @@ pub struct PostSearch {
 }
 
 impl PostIndex {
-    /// How specific a word is: among the posts, the inverse document
-    /// frequency `ln((N + 1) / (df + 0.5))` of its index term (a word no post
-    /// has is as specific as can be, unless the language holds it common:
-    /// then not at all); in an index too small for that to tell
-    /// (under 30 posts), its rarity in the language by the local model's
-    /// vocabulary (0 without a model: the text's order decides).
+    /// How specific a word is: the inverse document frequency of its index
+    /// terms among the posts (a Korean stem's rarest bigram: the posts that
+    /// have the word have that one), smoothed by a prior of
+    /// [`PRIOR_POSTS`] posts in which every word is equally common, so a
+    /// word no post has is as specific as can be; in an index too small to
+    /// tell (under 30 posts), its rarity in the language by the local
+    /// model's vocabulary, where the model knows the word (see
+    /// `LocalModel::rarity`).
     pub fn specificity(&self, word: &str) -> f32 {
-        let Some(term) = index_terms(word).into_iter().next() else {
+        let terms = query_terms(word);
+        if terms.is_empty() {
             return 0.0;
-        };
+        }
         let ranking = &self.ranking;
-        let (n, df) = ranking.document_frequency(&term);
-        if n < relevance::MIN_POSTS_FOR_SPREAD {
-            return ranking.model().map_or(0.0, |m| m.rarity(word));
+        let (n, df) = terms
+            .iter()
+            .map(|t| ranking.document_frequency(t))
+            .min_by_key(|&(_, df)| df)
+            .unwrap_or((0, 0));
+        if n < relevance::MIN_POSTS_FOR_SPREAD
+            && let Some(model) = ranking.model()
+        {
+            return model.rarity(word);
         }
-        // A word no post has but the language holds common (`set`, `team`)
-        // says nothing of the topic, as in the ranking by words.
-        if df == 0 && ranking.model().is_some_and(|m| m.pieces(word) == 1) {
-            return 0.0;
-        }
-        ((n as f32 + 1.0) / (df as f32 + 0.5)).ln()
+        let prior = PRIOR_POSTS as f32;
+        ((n as f32 + prior + 1.0) / (df as f32 + PRIOR_SHARE * prior + 0.5)).ln()
     }
 
     /// How related each of `texts` is to `query` by the local model's
@@ -174,7 +185,7 @@ impl PostIndex {
     ) -> Result<WordHits, PostIndexError> {
         let mut found = self
             .ranking
-            .by_words(&index_terms(query), now, limit + exclude.len())?;
+            .by_words(&query_terms(query), now, limit + exclude.len())?;
         found.ranked.retain(|(id, _)| !exclude.contains(id));
         found.ranked.truncate(limit);
         found.sharing_rare.retain(|id| !exclude.contains(id));

@@ -135,6 +135,48 @@ async fn fallback_answers_with_m365_results_similar_posts_and_a_hint() {
 }
 
 #[tokio::test]
+async fn a_korean_posts_graph_queries_are_its_stems_and_english_terms_never_its_particles() {
+    let app = spawn_app().await;
+    for (text, wanted, never) in [
+        (
+            "AWS 비용이 갑자기 두 배가 됐어요",
+            &["aws", "비용"][..],
+            &["비용이", "갑자기", "됐어요"][..],
+        ),
+        (
+            "연차 휴가 신청은 어디서 하나요?",
+            &["휴가", "신청"],
+            &["신청은", "어디서", "하나요"],
+        ),
+        (
+            "쿠버네티스 파드가 계속 재시작돼요ㅠㅠ",
+            &["쿠버네티스", "파드", "재시작"],
+            &["파드가", "계속", "재시작돼요", "ㅠㅠ"],
+        ),
+    ] {
+        let before = app.graph.queries().len();
+        app.suggest(json!({"postId": "p-ko", "text": text}), Some(TOKEN))
+            .await;
+        let queries = app.graph.queries()[before..].to_vec();
+        assert!(!queries.is_empty(), "{text}");
+        let terms: Vec<String> = queries
+            .iter()
+            .flat_map(|q| q.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            .filter(|t| t != "OR")
+            .collect();
+        for w in wanted {
+            assert!(terms.iter().any(|t| t == w), "{text}: {w} in {queries:?}");
+        }
+        for n in never {
+            assert!(
+                !terms.iter().any(|t| t == n),
+                "{text}: no {n} in {queries:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn graph_is_searched_with_keywords_not_the_raw_sentence_in_two_entity_groups() {
     let app = app_with_corpus().await;
     app.suggest(question(), Some(TOKEN)).await;

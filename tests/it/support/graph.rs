@@ -592,7 +592,23 @@ fn same_word(a: &str, b: &str) -> bool {
             .unwrap_or(w)
             .to_owned()
     };
-    a == b || base(a) == base(b)
+    a == b || base(a) == base(b) || same_korean_stem(a, b)
+}
+
+/// Whether two Korean words share their stem as Microsoft Search's Korean
+/// linguistics would find it: it breaks words and stems them reductively
+/// (particles and endings after the stem come off; SharePoint's "Linguistic
+/// search features", Korean). Roughly: one word is the other with something
+/// after it, the shorter of at least two syllables (`휴가` finds `휴가를`;
+/// `휴가를` finds `휴가`; `신청은` does not find `신청서`).
+fn same_korean_stem(a: &str, b: &str) -> bool {
+    let hangul = |w: &str| w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
+    let (short, long) = if a.chars().count() <= b.chars().count() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    hangul(short) && hangul(long) && short.chars().count() >= 2 && long.starts_with(short)
 }
 
 /// Whether a term (a word, or a phrase: its words in a row) is in the words.

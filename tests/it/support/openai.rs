@@ -741,6 +741,13 @@ const FUNCTION_WORDS: &[&str] = &[
     "your", "yours",
 ];
 
+/// Whether `word` is the Korean `stem` with particles or endings after it
+/// (`법인카드를` of `법인카드`), as a multilingual model reads it.
+fn korean_stem_of(stem: &str, word: &str) -> bool {
+    let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+    stem.chars().count() >= 2 && stem.chars().all(hangul) && word.starts_with(stem)
+}
+
 /// Bag of concepts: each word (or its synonym group: `extra`, then
 /// [`CONCEPTS`]) adds to one dimension; words of one or two letters and
 /// function words only as part of a group.
@@ -751,6 +758,11 @@ fn embed(text: &str, dims: usize, extra: &[Vec<String>]) -> Vec<f32> {
         let concept = extra
             .iter()
             .find(|group| group.contains(&word))
+            .or_else(|| {
+                extra
+                    .iter()
+                    .find(|group| group.iter().any(|g| korean_stem_of(g, &word)))
+            })
             .map(|group| group[0].clone())
             .or_else(|| {
                 CONCEPTS

@@ -7,6 +7,13 @@
 //! one corpus): decisions are tuned on the first; the figures that count,
 //! and the floors the `quality` test holds, are the second's.
 //!
+//! The set is two files' worth: the English-centred one (`tuning.json`,
+//! `heldout.json`) and the Korean and mixed one (`korean.json`, written by
+//! `generate_ko.py`, its questions marked with their half), searched as one
+//! corpus. Figures are also given per language: `en` and `ko` (questions in
+//! that language, posts in it), `ko→en` and `en→ko` (a question whose similar
+//! post is in the other language).
+//!
 //! Posts are ranked four ways: by words only (`posts.embedder = none`), by
 //! the local model (nothing configured), by the fake Azure embedding model
 //! (bag of concepts), and by a real published model behind the Azure wire
@@ -14,7 +21,7 @@
 //! `tests/quality/real_model/vectors.json`), so that a rule that holds for
 //! one model only shows.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -65,6 +72,26 @@ struct SetPost {
     text: String,
     tags: Vec<String>,
     category: Option<String>,
+    /// `ko` or `en` (korean.json); else told by the text.
+    lang: Option<String>,
+}
+
+impl SetPost {
+    fn lang(&self) -> &str {
+        self.lang.as_deref().unwrap_or_else(|| language(&self.text))
+    }
+}
+
+/// `ko` for a text with Hangul in it, else `en`.
+fn language(text: &str) -> &'static str {
+    if text
+        .chars()
+        .any(|c| matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}'))
+    {
+        "ko"
+    } else {
+        "en"
+    }
 }
 
 #[derive(Deserialize)]
@@ -80,6 +107,16 @@ struct Question {
     posts: Vec<String>,
     /// What a model following the system prompt would search Microsoft 365 for.
     agent_queries: Vec<String>,
+    /// `ko` or `en` (korean.json); else told by the text.
+    lang: Option<String>,
+    /// The half of a korean.json question (its file's questions are both).
+    half: Option<String>,
+}
+
+impl Question {
+    fn lang(&self) -> &str {
+        self.lang.as_deref().unwrap_or_else(|| language(&self.text))
+    }
 }
 
 /// Ranking of Microsoft 365 documents, averaged over the questions.
@@ -124,18 +161,122 @@ pub struct Figures {
     pub posts_azure_real: Option<PostFigures>,
     pub chat_calls_per_request: f64,
     pub chat_bytes_per_request: f64,
+    /// The same measures per language slice (`en`, `ko`, `ko→en`, `en→ko`).
+    pub slices: BTreeMap<&'static str, Slice>,
     /// What failed, one line per question and measure, with the queries sent.
     pub failures: Vec<String>,
 }
 
-fn load(half: Half) -> Set {
-    let path = format!(
-        "{}/tests/quality/{}.json",
-        env!("CARGO_MANIFEST_DIR"),
-        half.name()
-    );
+/// The figures of one language slice. In `ko→en` and `en→ko` a hit is a
+/// similar post in the other language, and unrelated posts are counted in
+/// the question's own language's slice only.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Slice {
+    pub questions: usize,
+    pub fallback_m365: M365Figures,
+    pub posts_words: PostFigures,
+    pub posts_local: PostFigures,
+    pub posts_azure_fake: PostFigures,
+}
+
+/// The language slices a question's panel counts in, with the labels its
+/// posts are judged by there and whether unrelated posts count.
+fn slices_of(set: &Set, q: &Question) -> Vec<(&'static str, Vec<String>, bool)> {
+    let lang = q.lang();
+    let (same, other): (Vec<String>, Vec<String>) = q.posts.iter().cloned().partition(|id| {
+        set.posts
+            .iter()
+            .find(|p| &p.id == id)
+            .is_none_or(|p| p.lang() == lang)
+    });
+    let (own, cross) = if lang == "ko" {
+        ("ko", "ko→en")
+    } else {
+        ("en", "en→ko")
+    };
+    let mut out = vec![(own, same, true)];
+    if !other.is_empty() {
+        out.push((cross, other, false));
+    }
+    out
+}
+
+/// Per-slice sums, turned into [`Slice`] figures at the end.
+#[derive(Default)]
+struct Slices {
+    m365: BTreeMap<&'static str, M365Sum>,
+    posts: BTreeMap<(&'static str, &'static str), PostSum>,
+    questions: BTreeMap<&'static str, usize>,
+}
+
+impl Slices {
+    fn posts(&mut self, run: &'static str, set: &Set, q: &Question, panel: &[String]) {
+        for (slice, labels, unrelated) in slices_of(set, q) {
+            let sum = self.posts.entry((slice, run)).or_default();
+            sum.add_slice(panel, &labels, &q.posts, unrelated);
+        }
+    }
+
+    fn m365(&mut self, set: &Set, q: &Question, ranked: &[String], requests: usize) {
+        for (slice, _, own) in slices_of(set, q) {
+            if own {
+                self.m365
+                    .entry(slice)
+                    .or_default()
+                    .add(ranked, &q.m365, requests);
+                *self.questions.entry(slice).or_default() += 1;
+            }
+        }
+    }
+
+    fn figures(&self) -> BTreeMap<&'static str, Slice> {
+        let mut out: BTreeMap<&'static str, Slice> = BTreeMap::new();
+        for (&slice, sum) in &self.m365 {
+            out.entry(slice).or_default().fallback_m365 = sum.figures();
+        }
+        for (&slice, &n) in &self.questions {
+            out.entry(slice).or_default().questions = n;
+        }
+        for (&(slice, run), sum) in &self.posts {
+            let f = out.entry(slice).or_default();
+            let figures = sum.figures();
+            match run {
+                "words" => f.posts_words = figures,
+                "local" => f.posts_local = figures,
+                _ => f.posts_azure_fake = figures,
+            }
+        }
+        out
+    }
+}
+
+fn read(name: &str) -> Set {
+    let path = format!("{}/tests/quality/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("the evaluation set");
     serde_json::from_str(&text).expect("the evaluation set parses")
+}
+
+/// The English-centred set's half (the real English model's vectors are
+/// computed for its texts only).
+fn load_english(half: Half) -> Set {
+    read(half.name())
+}
+
+/// One half: the English-centred set's, with korean.json's corpus and its
+/// questions of that half.
+fn load(half: Half) -> Set {
+    let mut set = load_english(half);
+    let korean = read("korean");
+    set.concepts.extend(korean.concepts);
+    set.m365.extend(korean.m365);
+    set.posts.extend(korean.posts);
+    set.questions.extend(
+        korean
+            .questions
+            .into_iter()
+            .filter(|q| q.half.as_deref() == Some(half.name())),
+    );
+    set
 }
 
 /// The real model's vectors by text, when `tests/quality/real_model/vectors.json` exists.
@@ -184,8 +325,8 @@ fn category(c: Option<&str>) -> Option<&'static str> {
     match c? {
         "question" => Some("question"),
         "help" => Some("help"),
-        "info" => Some("share"),
-        "event" => Some("meetup"),
+        "info" | "share" => Some("share"),
+        "event" | "meetup" => Some("meetup"),
         _ => Some("discussion"),
     }
 }
@@ -201,8 +342,13 @@ fn docs(set: &Set) -> Vec<Doc> {
         .collect()
 }
 
-/// An app with the set's documents in Graph and its posts in the index.
-async fn app(set: &Set, options: Options) -> TestApp {
+/// An app with the set's documents in Graph and its posts in the index;
+/// `QUALITY_MODEL_PATH` names another local model to evaluate
+/// (`posts.model_path`).
+async fn app(set: &Set, mut options: Options) -> TestApp {
+    if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
+        options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
+    }
     let app = spawn_app_with(options).await;
     app.openai.concepts(set.concepts.clone());
     populate(app, set).await
@@ -333,6 +479,32 @@ impl PostSum {
             .then(|| format!("shown {top:?}, similar {labels:?}, unrelated {unrelated:?}"))
     }
 
+    /// Adds a panel to a language slice: a hit is one of `labels` (the
+    /// slice's similar posts); unrelated posts (none of `all`) are counted
+    /// when `count_unrelated`.
+    fn add_slice(
+        &mut self,
+        panel: &[String],
+        labels: &[String],
+        all: &[String],
+        count_unrelated: bool,
+    ) {
+        let top: Vec<&String> = panel.iter().take(5).collect();
+        if !labels.is_empty() {
+            self.with_similar += 1;
+            let relevant: HashSet<&str> = labels.iter().map(String::as_str).collect();
+            let owned: Vec<String> = top.iter().map(|s| (*s).clone()).collect();
+            if top.iter().any(|id| relevant.contains(id.as_str())) {
+                self.hits += 1.0;
+            }
+            self.rr += reciprocal_rank(&owned, &relevant);
+        }
+        if count_unrelated {
+            self.unrelated += top.iter().filter(|id| !all.contains(id)).count() as f64;
+            self.panels += 1;
+        }
+    }
+
     fn figures(&self) -> PostFigures {
         let with = self.with_similar.max(1) as f64;
         PostFigures {
@@ -353,8 +525,9 @@ fn chat_requests(received: &[Received]) -> impl Iterator<Item = &Received> {
 async fn posts_run(
     app: &TestApp,
     set: &Set,
-    name: &str,
+    name: &'static str,
     failures: &mut Vec<String>,
+    slices: &mut Slices,
 ) -> PostFigures {
     let mut posts = PostSum::default();
     for q in &set.questions {
@@ -365,7 +538,9 @@ async fn posts_run(
                 .any(|d| d.starts_with("embeddings_")),
             "{name}: the embedding model failed: {body}"
         );
-        if let Some(f) = posts.add(&super::post_ids(&body), &q.posts) {
+        let panel = super::post_ids(&body);
+        slices.posts(name, set, q, &panel);
+        if let Some(f) = posts.add(&panel, &q.posts) {
             failures.push(format!("{} posts {name} [{}]: {f}", q.id, q.text));
         }
     }
@@ -385,11 +560,15 @@ pub async fn evaluate(half: Half) -> Figures {
     // Nothing configured: the fallback, posts by the local model.
     let local = app(&set, Options::default()).await;
     let (mut m365, mut posts) = (M365Sum::default(), PostSum::default());
+    let mut slices = Slices::default();
     for q in &set.questions {
         let before = local.graph.queries().len();
         let body = ask(&local, q).await;
         let queries = local.graph.queries()[before..].to_vec();
-        if let Some(failed) = m365.add(&m365_ids(&set, &body), &q.m365, queries.len()) {
+        let ranked = m365_ids(&set, &body);
+        slices.m365(&set, q, &ranked, queries.len());
+        slices.posts("local", &set, q, &super::post_ids(&body));
+        if let Some(failed) = m365.add(&ranked, &q.m365, queries.len()) {
             f.failures.push(format!(
                 "{} m365 fallback [{}]: {failed}; queries {queries:?}",
                 q.id, q.text
@@ -412,7 +591,7 @@ pub async fn evaluate(half: Half) -> Figures {
         },
     )
     .await;
-    f.posts_words = posts_run(&words, &set, "words", &mut f.failures).await;
+    f.posts_words = posts_run(&words, &set, "words", &mut f.failures, &mut slices).await;
     drop(words);
 
     let options = || Options {
@@ -421,7 +600,8 @@ pub async fn evaluate(half: Half) -> Figures {
     };
     let fake = app(&set, options()).await;
     fake.wait_until_embedded(set.posts.len() as i64).await;
-    f.posts_azure_fake = posts_run(&fake, &set, "azure-fake", &mut f.failures).await;
+    f.posts_azure_fake = posts_run(&fake, &set, "azure-fake", &mut f.failures, &mut slices).await;
+    f.slices = slices.figures();
     if let Ok(path) = std::env::var("QUALITY_DUMP_EMBEDDED") {
         // The texts the service embeds, for tests/quality/real_model/embed.py.
         let mut texts: Vec<String> = std::fs::read_to_string(&path)
@@ -435,12 +615,16 @@ pub async fn evaluate(half: Half) -> Figures {
     }
     drop(fake);
 
+    // An English model, with vectors for the English-centred set's texts.
     if let Some(vectors) = real_vectors() {
+        let english = load_english(half);
         let real = spawn_app_with(options()).await;
         real.openai.vectors(vectors);
-        let real = populate(real, &set).await;
-        real.wait_until_embedded(set.posts.len() as i64).await;
-        f.posts_azure_real = Some(posts_run(&real, &set, "azure-real", &mut f.failures).await);
+        let real = populate(real, &english).await;
+        real.wait_until_embedded(english.posts.len() as i64).await;
+        let mut unused = Slices::default();
+        f.posts_azure_real =
+            Some(posts_run(&real, &english, "azure-real", &mut f.failures, &mut unused).await);
     }
 
     let agent = app(
@@ -521,10 +705,28 @@ impl Figures {
         };
         let real = self.posts_azure_real.as_ref().map_or_else(
             || "| posts, real model (all-MiniLM-L6-v2) via the Azure wire format | not measured: tests/quality/real_model/vectors.json absent |\n".to_owned(),
-            |f| p("real model (all-MiniLM-L6-v2) via the Azure wire format", f),
+            |f| p("real English model (all-MiniLM-L6-v2) via the Azure wire format, English-centred set", f),
         );
+        let mut slices = String::from(
+            "\n| language | questions | M365 fallback recall@10 · precision@10 | posts by words: hit@5 · unrelated | posts, local model: hit@5 · MRR · unrelated | posts, fake Azure model: hit@5 · unrelated |\n|---|---|---|---|---|---|\n",
+        );
+        for (name, s) in &self.slices {
+            slices.push_str(&format!(
+                "| {name} | {} | {:.2} · {:.2} | {:.2} · {:.2} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} |\n",
+                s.questions,
+                s.fallback_m365.recall_at_10,
+                s.fallback_m365.precision_at_10,
+                s.posts_words.hit_at_5,
+                s.posts_words.unrelated_per_panel,
+                s.posts_local.hit_at_5,
+                s.posts_local.mrr,
+                s.posts_local.unrelated_per_panel,
+                s.posts_azure_fake.hit_at_5,
+                s.posts_azure_fake.unrelated_per_panel,
+            ));
+        }
         format!(
-            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}| agent request | {:.2} chat calls · {:.0} bytes sent to the LLM |\n",
+            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}| agent request | {:.2} chat calls · {:.0} bytes sent to the LLM |\n{slices}",
             self.questions,
             m("fallback", &self.fallback_m365),
             m(

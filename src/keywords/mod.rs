@@ -1,8 +1,11 @@
 //! Keyword extraction from free text: what the keyword-based searches (Graph
 //! KQL, the post index's BM25) are given instead of a raw sentence, and the
-//! terms the post index matches posts and questions on.
+//! terms the post index matches posts and questions on. Korean words give
+//! their stems ([`korean`]).
 
 use std::{collections::HashSet, sync::LazyLock};
+
+pub mod korean;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
@@ -25,19 +28,70 @@ fn is_stop_word(word: &str) -> bool {
 
 /// Distinct lower-cased keywords of `text` in order of appearance, stop words and
 /// one-character tokens removed. A compound word stays whole (`CI/CD` gives
-/// `ci/cd`, `e-mail` gives `e-mail`); other punctuation splits words.
+/// `ci/cd`, `e-mail` gives `e-mail`); other punctuation splits words. A
+/// Korean word gives its stem (`신청은` gives `신청`), a Latin term written
+/// with a particle its own (`AWS가` gives `aws`).
 pub fn keywords(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
-    for word in words {
-        let word = word.trim_matches(|c| JOINERS.contains(&c)).to_lowercase();
-        if (word.chars().count() < 2 && word.is_ascii())
-            || is_stop_word(&word)
-            || out.contains(&word)
-        {
-            continue;
+    for word in text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c))) {
+        for (script, run) in runs(word) {
+            let word = match script {
+                Script::Jamo => continue,
+                // One syllable alone is a numeral, a determiner or an
+                // adverb far more often than a topic (`두`, `한`, `잘`).
+                Script::Hangul => match korean::query_stem(run).filter(|s| s.chars().count() > 1) {
+                    Some(stem) => stem.to_owned(),
+                    None => continue,
+                },
+                Script::Other => run.trim_matches(|c| JOINERS.contains(&c)).to_lowercase(),
+            };
+            if (word.chars().count() < 2 && word.is_ascii())
+                || is_stop_word(&word)
+                || out.contains(&word)
+            {
+                continue;
+            }
+            out.push(word);
         }
-        out.push(word);
+    }
+    out
+}
+
+/// The scripts a word is analysed by.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    /// Hangul syllables: stems and bigrams.
+    Hangul,
+    /// Compatibility jamo written alone (`ㅋㅋ`, `ㅠㅠ`): no term.
+    Jamo,
+    /// Latin, digits, other scripts: words and their English stems.
+    Other,
+}
+
+/// `word` cut where its script changes (`AWS가` is `AWS` and `가`).
+fn runs(word: &str) -> Vec<(Script, &str)> {
+    let script = |c: char| {
+        if korean::is_hangul(c) {
+            Script::Hangul
+        } else if korean::is_jamo(c) {
+            Script::Jamo
+        } else {
+            Script::Other
+        }
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut current: Option<Script> = None;
+    for (i, c) in word.char_indices() {
+        let s = script(c);
+        if current.is_some_and(|cur| cur != s) {
+            out.push((current.unwrap_or(s), &word[start..i]));
+            start = i;
+        }
+        current = Some(s);
+    }
+    if let Some(s) = current {
+        out.push((s, &word[start..]));
     }
     out
 }
@@ -113,28 +167,73 @@ static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 /// word accent-folded (`café` = `cafe`), lower-cased and reduced to its
 /// English Snowball stem (`pipelines` = `pipeline`); a compound word also as
 /// one joined word (`CI/CD` gives `ci`, `cd` and `cicd`, so `cicd` and `ci cd`
-/// match it). Stop words and one-letter ASCII parts are left out.
+/// match it); a Korean word by its stem's character bigrams (`연차휴가를`
+/// gives `연차`, `차휴`, `휴가`). Stop words and one-letter ASCII parts are
+/// left out.
 pub fn index_terms(text: &str) -> Vec<String> {
+    terms(text, true)
+}
+
+/// The terms a query is matched by: [`index_terms`], but a Korean word by
+/// its stem's bigrams only, so that its particles (`양식이` has `식이`) add
+/// no term that no post is about.
+pub fn query_terms(text: &str) -> Vec<String> {
+    terms(text, false)
+}
+
+fn terms(text: &str, whole_korean_words: bool) -> Vec<String> {
     let mut out = Vec::new();
     let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
     for word in words {
-        let word = word.trim_matches(|c| JOINERS.contains(&c));
-        if word.is_empty() {
-            continue;
-        }
-        let folded = fold(word);
-        let parts: Vec<&str> = folded
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|p| !p.is_empty())
-            .collect();
-        if parts.len() > 1 {
-            push_term(&mut out, &parts.concat());
-        }
-        for part in parts {
-            push_term(&mut out, part);
+        for (script, run) in runs(word) {
+            match script {
+                Script::Jamo => {}
+                Script::Hangul => korean_terms(&mut out, run, whole_korean_words),
+                Script::Other => other_terms(&mut out, run),
+            }
         }
     }
     out
+}
+
+/// [`index_terms`] of a Hangul word: the bigrams of the word (when
+/// `whole_word`) and of its stem. The stem's alone would lose a noun that ends like a particle
+/// (`연차휴가` is not `연차휴` + `가`); the word's alone would miss a
+/// stem of two syllables written with its particle (`휴가를`).
+fn korean_terms(out: &mut Vec<String>, word: &str, whole_word: bool) {
+    let Some(stem) = korean::stem(word).filter(|s| !is_stop_word(s)) else {
+        return;
+    };
+    let mut terms = if whole_word {
+        korean::bigrams(word)
+    } else {
+        Vec::new()
+    };
+    for term in korean::bigrams(stem) {
+        if !terms.contains(&term) {
+            terms.push(term);
+        }
+    }
+    out.extend(terms);
+}
+
+/// [`index_terms`] of a word in another script than Hangul.
+fn other_terms(out: &mut Vec<String>, word: &str) {
+    let word = word.trim_matches(|c| JOINERS.contains(&c));
+    if word.is_empty() {
+        return;
+    }
+    let folded = fold(word);
+    let parts: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() > 1 {
+        push_term(out, &parts.concat());
+    }
+    for part in parts {
+        push_term(out, part);
+    }
 }
 
 fn push_term(out: &mut Vec<String>, word: &str) {
@@ -239,5 +338,40 @@ mod tests {
             ["set", "deploy"]
         );
         assert_eq!(index_terms("배포 방법"), ["배포", "방법"]);
+    }
+
+    #[test]
+    fn korean_words_give_their_stems_and_latin_terms_keep_theirs() {
+        assert_eq!(
+            keywords("AWS 비용이 갑자기 두 배가 됐어요"),
+            ["aws", "비용", "배가"],
+            "`배가` is a noun too; specificity, not a list, ranks it"
+        );
+        assert_eq!(
+            keywords("연차 휴가 신청은 어디서 하나요?"),
+            ["연차", "휴가", "신청"]
+        );
+        assert_eq!(
+            keywords("쿠버네티스 파드가 계속 재시작돼요ㅠㅠ"),
+            ["쿠버네티스", "파드", "재시작"]
+        );
+        assert_eq!(keywords("PR을 CI/CD에서 돌려요"), ["pr", "ci/cd"]);
+    }
+
+    #[test]
+    fn korean_index_terms_are_stem_bigrams_that_meet_across_particles_and_spacing() {
+        assert!(index_terms("휴가를").contains(&"휴가".to_owned()));
+        assert_eq!(
+            index_terms("연차휴가 신청은요"),
+            ["연차", "차휴", "휴가", "신청", "청은", "은요"]
+        );
+        assert!(
+            index_terms("연차 휴가")
+                .iter()
+                .all(|t| index_terms("연차휴가를").contains(t))
+        );
+        assert_eq!(index_terms("AWS가 ㅠㅠ"), index_terms("AWS"));
+        assert_eq!(query_terms("양식이 있나요"), ["양식"]);
+        assert_eq!(query_terms("AWS 비용"), index_terms("AWS 비용"));
     }
 }
