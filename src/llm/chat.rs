@@ -124,3 +124,11 @@ pub struct Completion {
     /// The model that answered, as the provider names it.
     pub model: Option<String>,
 }
+
+/// The shape the final answer must take: a JSON schema the provider holds
+/// the model to (structured output), named as the answer is.
+#[derive(Debug)]
+pub struct AnswerSchema {
+    pub name: &'static str,
+    pub schema: serde_json::Value,
+}

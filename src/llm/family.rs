@@ -26,8 +26,6 @@ pub(super) const MAX_LEARNING_RETRIES: u32 = 3;
 
 /// Dropped after `json_object` was refused as well: no `response_format`.
 const JSON_OBJECT: &str = "response_format:json_object";
-static JSON_OBJECT_FORMAT: std::sync::LazyLock<serde_json::Value> =
-    std::sync::LazyLock::new(|| serde_json::json!({ "type": "json_object" }));
 
 /// Model name prefixes of the reasoning families (as Azure reports them:
 /// `o4-mini-2025-04-16`, `gpt-5-mini-2025-08-07`).
@@ -91,8 +89,15 @@ impl AzureOpenAi {
                 Some(_) if !takes(JSON_OBJECT) => None,
                 // A model without structured outputs is asked for JSON; the
                 // answer is checked against the schema where it is parsed.
-                Some(_) if !takes("response_format") => Some(&*JSON_OBJECT_FORMAT),
-                format => format,
+                Some(_) if !takes("response_format") => Some(wire::ResponseFormat::JsonObject),
+                Some(answer) => Some(wire::ResponseFormat::JsonSchema {
+                    json_schema: wire::JsonSchema {
+                        name: answer.name,
+                        strict: true,
+                        schema: &answer.schema,
+                    },
+                }),
+                None => None,
             },
         }
     }

@@ -97,7 +97,8 @@ impl LlmError {
 pub struct ChatOptions<'a> {
     pub max_tokens: Option<u32>,
     pub tools: &'a [ToolSpec],
-    pub response_format: Option<&'a serde_json::Value>,
+    /// The final answer's schema, when the answer is structured.
+    pub response_format: Option<&'a chat::AnswerSchema>,
 }
 
 /// A chat model the agent can call: the seam between the orchestrator and

@@ -134,7 +134,24 @@ pub struct ChatRequest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_format: Option<&'a Value>,
+    pub response_format: Option<ResponseFormat<'a>>,
+}
+
+/// `response_format`: the answer's JSON schema (structured outputs), or
+/// JSON of any shape for a model without them.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResponseFormat<'a> {
+    JsonSchema { json_schema: JsonSchema<'a> },
+    JsonObject,
+}
+
+/// A named schema the model is held to (`strict`).
+#[derive(Debug, Serialize)]
+pub struct JsonSchema<'a> {
+    pub name: &'a str,
+    pub strict: bool,
+    pub schema: &'a Value,
 }
 
 /// Answer of `POST .../chat/completions`.
