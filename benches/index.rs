@@ -83,9 +83,13 @@ async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>)
         Upstreams::new(&settings).expect("clients").azure,
         &settings.azure_openai,
     );
-    PostIndex::open(&settings.posts, llm)
+    let ranker = PostIndex::ranker(&settings.posts, &llm)
         .await
-        .expect("index opens")
+        .expect("the ranking");
+    let store = linkup_suggestions::store::open(&settings.posts, ranker.index())
+        .await
+        .expect("the store opens");
+    PostIndex::new(ranker, store, llm)
 }
 
 async fn one_size(n: usize) -> Vec<Row> {

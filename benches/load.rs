@@ -705,7 +705,7 @@ fn main() {
         .build()
         .expect("runtime");
     let rows = runtime.block_on(async {
-        let _ = linkup_suggestions::http_client();
+        let _ = linkup_suggestions::upstream::http_client();
         let http = reqwest::Client::builder()
             .no_proxy()
             .pool_max_idle_per_host(2048)

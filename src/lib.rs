@@ -62,36 +62,6 @@ use crate::{
     tools::{ToolDeps, connection::McpConnection},
 };
 
-/// The upstream clients as `settings` configure them, over `http` and
-/// recording into `metrics`, and the post index opened:
-/// the one wiring used by the app, the tests and the benches.
-pub async fn tool_deps(
-    settings: &Settings,
-    http: upstream::Upstreams,
-    metrics: metrics::Metrics,
-) -> Result<ToolDeps, posts::PostIndexError> {
-    let graph = msgraph::GraphClient::new(
-        http.graph,
-        &settings.msgraph.base_url,
-        Duration::from_millis(settings.msgraph.timeout_ms),
-    )
-    .with_max_body_bytes(settings.msgraph.max_body_bytes)
-    .with_metrics(metrics.clone());
-    let llm =
-        llm::AzureOpenAi::new(http.azure, &settings.azure_openai).with_metrics(metrics.clone());
-    let posts = posts::PostIndex::open(&settings.posts, llm.clone())
-        .await?
-        .with_min_similarity(settings.posts.min_similarity)
-        .with_payload_logs(settings.log.payloads)
-        .with_metrics(metrics.clone());
-    Ok(ToolDeps {
-        graph,
-        posts,
-        llm,
-        metrics,
-    })
-}
-
 /// A built service: listener bound, post index open, ready to serve.
 pub struct App {
     listener: TcpListener,
@@ -115,27 +85,27 @@ impl App {
         let http = upstream::Upstreams::new(&settings).context("building the HTTP clients")?;
         let metrics = metrics::Metrics::default();
         // A model error names its file already; a store error is given its place.
-        let deps = tool_deps(&settings, http, metrics)
-            .await
-            .map_err(|e| match e {
-                posts::PostIndexError::Model(_) => anyhow::Error::new(e),
-                e => anyhow::Error::new(e).context(match settings.posts.backend {
-                    settings::PostsBackend::Sqlite => format!(
-                        "opening the post index at {}",
-                        settings.posts.db_path.display()
-                    ),
-                    settings::PostsBackend::Postgres => {
-                        "opening the post index in PostgreSQL (posts.database_url)".to_owned()
-                    }
-                }),
-            })?;
+        let (deps, store) =
+            ToolDeps::open(&settings, http, metrics)
+                .await
+                .map_err(|e| match e {
+                    posts::PostIndexError::Model(_) => anyhow::Error::new(e),
+                    e => anyhow::Error::new(e).context(match settings.posts.backend {
+                        settings::PostsBackend::Sqlite => format!(
+                            "opening the post index at {}",
+                            settings.posts.db_path.display()
+                        ),
+                        settings::PostsBackend::Postgres => {
+                            "opening the post index in PostgreSQL (posts.database_url)".to_owned()
+                        }
+                    }),
+                })?;
         let posts = deps.posts.clone();
         let maintenance = posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
         );
-        let runs =
-            runs::RunRecords::new(posts.store(), settings.runs.clone(), deps.metrics.clone());
+        let runs = runs::RunRecords::new(store, settings.runs.clone(), deps.metrics.clone());
         let run_writer = runs.spawn_writer();
         let deps = Arc::new(deps);
         let conn = McpConnection::open(deps.clone())
@@ -244,12 +214,6 @@ impl App {
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         self.run_until(shutdown_signal()).await
     }
-}
-
-/// An upstream HTTP client as `config/default.toml` configures it (the
-/// OTLP exporter's, the health check's, the tests').
-pub fn http_client() -> Result<reqwest::Client, upstream::clients::ClientError> {
-    upstream::HttpConfig::default().client()
 }
 
 async fn shutdown_signal() {

@@ -204,7 +204,7 @@ async fn migrate_posts(settings: &Settings, from: &Path, to: Option<String>) -> 
 /// Exits 0 when `GET /healthz` on the configured port answers 200.
 async fn healthcheck(settings: &Settings) -> ExitCode {
     let url = format!("http://127.0.0.1:{}/healthz", settings.server.addr.port());
-    let ok = match linkup_suggestions::http_client() {
+    let ok = match linkup_suggestions::upstream::http_client() {
         Ok(client) => client
             .get(url)
             .timeout(Duration::from_secs(2))

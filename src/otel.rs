@@ -60,7 +60,7 @@ pub fn from_env() -> anyhow::Result<Option<(BoxedLayer, Traces)>> {
     {
         return Ok(None);
     }
-    let http = crate::http_client()?;
+    let http = crate::upstream::http_client()?;
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_http_client(ExportClient {

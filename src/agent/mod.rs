@@ -268,7 +268,7 @@ mod tests {
         )
         .unwrap()
         .runs;
-        let runs = RunRecords::new(h.deps.posts.store(), runs_settings, h.deps.metrics.clone());
+        let runs = RunRecords::new(h.store.clone(), runs_settings, h.deps.metrics.clone());
         let o = Orchestrator::new(h.deps.clone(), h.conn.clone(), settings, runs)
             .with_model(model.clone());
         (o, h)

@@ -13,6 +13,8 @@ use crate::{
 
 pub struct Harness {
     pub deps: Arc<ToolDeps>,
+    /// The store the post index was opened over.
+    pub store: Arc<dyn crate::store::Store>,
     pub conn: Arc<McpConnection>,
     pub tools: prompt::OfferedTools,
     pub settings: AgentSettings,
@@ -28,7 +30,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     settings.azure_openai.endpoint = None;
     settings.agent.max_rounds = max_rounds;
     settings.agent.max_tool_calls_per_round = max_tool_calls;
-    let deps = crate::tool_deps(
+    let (deps, store) = ToolDeps::open(
         &settings,
         crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),
@@ -48,6 +50,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
         tools: prompt::OfferedTools::new(conn.tools()),
         conn: Arc::new(conn),
         deps,
+        store,
         settings: settings.agent,
         _dir: dir,
     }

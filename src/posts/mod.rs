@@ -92,11 +92,28 @@ pub struct PostIndex {
     payload_logs: bool,
 }
 
+/// What the post index ranks with, made before its store is opened: the
+/// store keeps it in step from the first row it loads.
+pub struct Ranker {
+    ranking: Arc<Ranking>,
+    embedder: Embedder,
+}
+
+impl Ranker {
+    /// What the store keeps in step with its rows.
+    pub fn index(&self) -> Arc<dyn store::Index> {
+        self.ranking.clone()
+    }
+}
+
 impl PostIndex {
-    /// Opens the configured store (creating or migrating its schema) and
-    /// loads the ranking, with the local model unless `posts.embedder` is
-    /// `none`. A missing or corrupt model file is an error naming it.
-    pub async fn open(settings: &PostsSettings, llm: AzureOpenAi) -> Result<Self, PostIndexError> {
+    /// The ranking, with the local model unless `posts.embedder` is `none`
+    /// (a missing or corrupt model file is an error naming it); the store is
+    /// then opened with [`Ranker::index`] and given to [`PostIndex::new`].
+    pub async fn ranker(
+        settings: &PostsSettings,
+        llm: &AzureOpenAi,
+    ) -> Result<Ranker, PostIndexError> {
         let embedder = match settings.embedder {
             EmbedderSetting::None => Embedder::None,
             EmbedderSetting::Local => Embedder::Local,
@@ -123,22 +140,24 @@ impl PostIndex {
                 Some(Arc::new(model))
             }
         };
-        let ranking = Arc::new(Ranking::new(model));
-        Ok(Self {
-            store: store::open(settings, ranking.clone()).await?,
-            ranking,
-            llm,
+        Ok(Ranker {
+            ranking: Arc::new(Ranking::new(model)),
             embedder,
+        })
+    }
+
+    /// The post index over `store`, opened with `ranker`'s index.
+    pub fn new(ranker: Ranker, store: Arc<dyn Store>, llm: AzureOpenAi) -> Self {
+        Self {
+            store,
+            ranking: ranker.ranking,
+            llm,
+            embedder: ranker.embedder,
             embedding: Arc::default(),
             floors: Floors::default(),
             metrics: Metrics::default(),
             payload_logs: false,
-        })
-    }
-
-    /// Where the posts and run records are kept.
-    pub fn store(&self) -> Arc<dyn Store> {
-        self.store.clone()
+        }
     }
 
     /// Which model ranks posts by meaning.

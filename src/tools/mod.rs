@@ -9,6 +9,7 @@
 
 mod action_hint;
 pub mod connection;
+mod deps;
 mod get_suggestions;
 pub mod http;
 pub mod output;
@@ -30,6 +31,7 @@ use rmcp::{
 };
 
 pub use action_hint::{HintArgs, fallback_hint};
+pub use deps::ToolDeps;
 pub use get_suggestions::{InvalidRequest, Panels};
 pub use search_m365::SearchM365Args;
 pub use search_posts::SearchPostsArgs;
@@ -37,26 +39,12 @@ pub use session::{Caller, GraphBudget, SESSION_META_KEY, SessionRegistry};
 
 use crate::{
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},
-    llm::AzureOpenAi,
-    metrics::Metrics,
-    msgraph::GraphClient,
     otel,
-    posts::PostIndex,
 };
 use output::{HintWritten, M365Found, PostsFound};
 
 /// Longest accepted `query` argument.
 pub const MAX_QUERY_CHARS: usize = 500;
-
-/// The upstream clients every session's tools use (wired by
-/// [`crate::tool_deps`]).
-pub struct ToolDeps {
-    pub graph: GraphClient,
-    pub posts: PostIndex,
-    pub llm: AzureOpenAi,
-    /// What every part records into (scraped at `GET /metrics`).
-    pub metrics: Metrics,
-}
 
 /// The tool server. One instance serves the in-process connection; `/mcp`
 /// clones one per MCP session.

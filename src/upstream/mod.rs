@@ -10,6 +10,12 @@ pub mod clients;
 
 pub use clients::{HttpConfig, Lanes, Lease, Upstreams};
 
+/// An upstream HTTP client as `config/default.toml` configures it (the
+/// OTLP exporter's, the health check's, the tests').
+pub fn http_client() -> Result<reqwest::Client, clients::ClientError> {
+    HttpConfig::default().client()
+}
+
 /// How a request to an upstream failed before it answered: one reading of
 /// reqwest's errors for every upstream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +133,7 @@ mod tests {
     }
 
     async fn get(url: &str) -> reqwest::Response {
-        crate::http_client().unwrap().get(url).send().await.unwrap()
+        super::http_client().unwrap().get(url).send().await.unwrap()
     }
 
     #[tokio::test]

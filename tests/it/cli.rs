@@ -113,7 +113,7 @@ fn an_unreadable_model_exits_1_naming_its_absolute_path() {
 async fn from_an_empty_directory_it_serves_with_the_embedded_model_and_keeps_data_there() {
     let dir = tempfile::tempdir().unwrap();
     let binary = Binary::start_in(Some(dir.path()), [("APP_ENV", "production")]);
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
     let url = |path: &str| format!("http://{}{path}", binary.addr);
 
     let ready: Value = http

@@ -45,7 +45,7 @@ async fn the_official_python_sdk_lists_the_tools_and_calls_them_on_the_real_bina
         ("LINKUP__SERVER__API_KEYS", api_key.to_owned()),
     ]);
     let addr = binary.addr.clone();
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
     let put = http
         .put(format!("http://{addr}/api/posts/p-77"))
         .header("x-api-key", api_key)

@@ -311,7 +311,7 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
     let conn = Arc::new(McpConnection::open(h.deps.clone()).await.unwrap());
     let settings = Settings::load_from(std::path::Path::new("config"), Default::default()).unwrap();
     let runs = linkup_suggestions::runs::RunRecords::new(
-        h.deps.posts.store(),
+        h._deps.store.clone(),
         settings.runs.clone(),
         h.deps.metrics.clone(),
     );

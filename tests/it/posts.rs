@@ -290,7 +290,7 @@ async fn a_backlog_of_several_embedding_batches_is_embedded_in_full() {
 async fn acknowledged_writes_survive_a_kill_9_of_the_process() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("posts.db");
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
     let binary = Binary::start([("LINKUP__POSTS__DB_PATH", &db)]);
     let addr = binary.addr.clone();
     for i in 0..20 {

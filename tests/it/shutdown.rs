@@ -18,7 +18,7 @@ const GRACE: Duration = Duration::from_millis(5000);
 /// A client with no connection pool: every request opens a new connection.
 fn fresh_client() -> reqwest::Client {
     // The app's own client installs the TLS provider reqwest is built without.
-    linkup_suggestions::http_client().unwrap();
+    linkup_suggestions::upstream::http_client().unwrap();
     reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .no_proxy()

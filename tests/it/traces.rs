@@ -92,7 +92,7 @@ async fn an_agent_request_exports_its_span_tree_with_genai_attributes_in_the_cal
         &dir.path().join("posts.db"),
         &collector.url(),
     ));
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
     let put = http
         .put(format!("http://{}/api/posts/p-77", service.addr))
         .json(&post_body(
@@ -271,7 +271,7 @@ async fn an_unreachable_collector_costs_a_warning_not_an_answer() {
         &dir.path().join("posts.db"),
         &format!("http://{closed}"),
     ));
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
     for _ in 0..3 {
         openai.chat(search_then_answer());
         let res = http

@@ -82,7 +82,7 @@ async fn panel_from_graph_over_tls(alpn: &[&str]) -> (Vec<Version>, serde_json::
         ("LINKUP__POSTS__DB_PATH", db.display().to_string()),
         ("SSL_CERT_FILE", certs.ca.display().to_string()),
     ]);
-    let panel: serde_json::Value = linkup_suggestions::http_client()
+    let panel: serde_json::Value = linkup_suggestions::upstream::http_client()
         .unwrap()
         .post(format!("http://{}/api/suggestions", binary.addr))
         .bearer_auth(TOKEN)

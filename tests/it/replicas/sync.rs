@@ -132,7 +132,7 @@ async fn a_replica_killed_during_ingestion_loses_no_acknowledged_post() {
     env.insert("DATABASE_URL".into(), url.clone());
     let binary = Binary::start(&env);
     let addr = binary.addr.clone();
-    let http = linkup_suggestions::http_client().unwrap();
+    let http = linkup_suggestions::upstream::http_client().unwrap();
 
     // Four writers (single PUTs and batches of 10) until the process dies.
     let writers = (0..4).map(|w| {

@@ -4,7 +4,7 @@
 
 use std::{path::Path, sync::Arc};
 
-use linkup_suggestions::{settings::Settings, tools::ToolDeps, upstream::Upstreams};
+use linkup_suggestions::{settings::Settings, store::Store, tools::ToolDeps, upstream::Upstreams};
 
 /// The defaults, a SQLite post index in `dir`, and `env` on top.
 pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
@@ -19,6 +19,8 @@ pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
 /// The tools' dependencies, and the directory their post index lives in.
 pub struct Deps {
     pub deps: Arc<ToolDeps>,
+    /// The store the post index was opened over (for run records).
+    pub store: Arc<dyn Store>,
     pub settings: Settings,
     _dir: tempfile::TempDir,
 }
@@ -28,11 +30,12 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
     let http = Upstreams::new(&settings).expect("the HTTP clients");
-    let deps = linkup_suggestions::tool_deps(&settings, http, Default::default())
+    let (deps, store) = ToolDeps::open(&settings, http, Default::default())
         .await
         .expect("the tools' dependencies");
     Deps {
         deps: Arc::new(deps),
+        store,
         settings,
         _dir: dir,
     }

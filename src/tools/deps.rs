@@ -1,0 +1,59 @@
+//! What every session's tools use — the Graph client, the post index, Azure
+//! OpenAI, the metrics — and their wiring: the one used by the app, the
+//! tests and the benches.
+
+use std::{sync::Arc, time::Duration};
+
+use crate::{
+    llm::AzureOpenAi,
+    metrics::Metrics,
+    msgraph::GraphClient,
+    posts::{PostIndex, PostIndexError},
+    settings::Settings,
+    store::{self, Store},
+    upstream::Upstreams,
+};
+
+/// The upstream clients and the post index every session's tools use.
+pub struct ToolDeps {
+    pub graph: GraphClient,
+    pub posts: PostIndex,
+    pub llm: AzureOpenAi,
+    /// What every part records into (scraped at `GET /metrics`).
+    pub metrics: Metrics,
+}
+
+impl ToolDeps {
+    /// The clients as `settings` configure them, over `http` and recording
+    /// into `metrics`, and the post index over the store this opens
+    /// (creating or migrating its schema): handed back too, for the run
+    /// records, which it also keeps.
+    pub async fn open(
+        settings: &Settings,
+        http: Upstreams,
+        metrics: Metrics,
+    ) -> Result<(Self, Arc<dyn Store>), PostIndexError> {
+        let graph = GraphClient::new(
+            http.graph,
+            &settings.msgraph.base_url,
+            Duration::from_millis(settings.msgraph.timeout_ms),
+        )
+        .with_max_body_bytes(settings.msgraph.max_body_bytes)
+        .with_metrics(metrics.clone());
+        let llm =
+            AzureOpenAi::new(http.azure, &settings.azure_openai).with_metrics(metrics.clone());
+        let ranker = PostIndex::ranker(&settings.posts, &llm).await?;
+        let store = store::open(&settings.posts, ranker.index()).await?;
+        let posts = PostIndex::new(ranker, store.clone(), llm.clone())
+            .with_min_similarity(settings.posts.min_similarity)
+            .with_payload_logs(settings.log.payloads)
+            .with_metrics(metrics.clone());
+        let deps = Self {
+            graph,
+            posts,
+            llm,
+            metrics,
+        };
+        Ok((deps, store))
+    }
+}
