@@ -11,11 +11,11 @@ use super::{
     RunInput,
     events::RunEvent,
     format_response::{self, FormatResponse},
-    graph::{END, Edge, Graph, GraphError, NodeName, START},
     llm_call::{self, LlmCall},
     prompt,
     run::Run,
     state::{RunCtx, RunState},
+    state_graph::{END, Edge, Graph, GraphError, NodeName, START},
     tool_call::CallCtx,
     tool_exec::{self, ToolExec},
 };

@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::findings::Collected;
 use super::{
-    graph::{Node, NodeName, StepReport},
     run::Selection,
     state::{RunCtx, RunState},
+    state_graph::{Node, NodeName, StepReport},
 };
 use crate::{degraded::Degraded, llm::LlmError};
 

@@ -5,9 +5,9 @@ use futures::future::BoxFuture;
 use tracing::{Instrument, field::Empty};
 
 use super::{
-    graph::{Node, NodeName, StepReport},
     prompt,
     state::{RunCtx, RunState},
+    state_graph::{Node, NodeName, StepReport},
 };
 use crate::{
     llm::{ChatOptions, LlmError, chat::Completion},

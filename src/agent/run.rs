@@ -22,11 +22,13 @@ pub struct Selection {
 pub struct Run {
     /// The tools' results and what became of each source.
     pub findings: Findings,
-    course: Mutex<Course>,
+    outcome: Mutex<Outcome>,
 }
 
+/// How the run turned out so far: its path, rounds, the model's choice,
+/// its own reasons.
 #[derive(Default)]
-struct Course {
+struct Outcome {
     path: Option<RunPath>,
     rounds: u32,
     selection: Option<Selection>,
@@ -39,74 +41,74 @@ struct Course {
 }
 
 impl Run {
-    fn course(&self) -> MutexGuard<'_, Course> {
+    fn outcome(&self) -> MutexGuard<'_, Outcome> {
         // Each method is one assignment: a panic cannot leave it half-written.
-        self.course.lock().unwrap_or_else(|p| p.into_inner())
+        self.outcome.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The run serves this path (a later call overrides an earlier one).
     pub fn take_path(&self, path: RunPath) {
-        self.course().path = Some(path);
+        self.outcome().path = Some(path);
     }
 
     /// The path taken; `partial` when the run never chose one.
     pub fn path(&self) -> RunPath {
-        self.course().path.unwrap_or(RunPath::Partial)
+        self.outcome().path.unwrap_or(RunPath::Partial)
     }
 
     /// Counts an LLM round made.
     pub fn round_done(&self) {
-        self.course().rounds += 1;
+        self.outcome().rounds += 1;
     }
 
     pub fn rounds(&self) -> u32 {
-        self.course().rounds
+        self.outcome().rounds
     }
 
     /// The model's final choice.
     pub fn select(&self, selection: Selection) {
-        self.course().selection = Some(selection);
+        self.outcome().selection = Some(selection);
     }
 
     /// The model's choice, changed by `f` (when there is one).
     pub fn amend_selection(&self, f: impl FnOnce(&mut Selection)) {
-        if let Some(s) = &mut self.course().selection {
+        if let Some(s) = &mut self.outcome().selection {
             f(s);
         }
     }
 
     pub fn selection(&self) -> Option<Selection> {
-        self.course().selection.clone()
+        self.outcome().selection.clone()
     }
 
     /// An LLM call was cut by the run's time before it had a fair share of it.
     pub fn llm_cut_short(&self) {
-        self.course().llm_cut_short = true;
+        self.outcome().llm_cut_short = true;
     }
 
     /// Whether an LLM call was cut short (then its timeout does not count
     /// against the model).
     pub fn was_llm_cut_short(&self) -> bool {
-        self.course().llm_cut_short
+        self.outcome().llm_cut_short
     }
 
     /// A reason of the run's own for `meta.degraded` (once).
     pub fn note(&self, reason: Degraded) {
-        let mut course = self.course();
-        if !course.degraded.contains(&reason) {
-            course.degraded.push(reason);
+        let mut outcome = self.outcome();
+        if !outcome.degraded.contains(&reason) {
+            outcome.degraded.push(reason);
         }
     }
 
     /// Whether the run noted `reason`.
     pub fn noted(&self, reason: Degraded) -> bool {
-        self.course().degraded.contains(&reason)
+        self.outcome().degraded.contains(&reason)
     }
 
     /// Every reason for `meta.degraded`: the run's own first (why the path),
     /// then its sources', each once.
     pub fn degraded(&self, sources: &[Degraded]) -> Vec<Degraded> {
-        let mut all = self.course().degraded.clone();
+        let mut all = self.outcome().degraded.clone();
         for reason in sources {
             if !all.contains(reason) {
                 all.push(*reason);

@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::{
-    graph::{Node, NodeName, StepReport},
     state::{RunCtx, RunState},
+    state_graph::{Node, NodeName, StepReport},
     tool_call::{Answered, Called, Tool, ToolFailure, Traced},
 };
 use crate::{

@@ -1,0 +1,436 @@
+//! The orchestrator: one run per request, one deadline, always a
+//! `CombinedSuggestionsResponse`. Which course a run takes — the agent when
+//! the model is configured, healthy and not throttled, else the fallback's
+//! direct searches; after an LLM failure, the fallback for what the agent
+//! did not get; after tool calls the model got wrong, the fallback's
+//! searches for the sources that got nothing; at the deadline, posts by
+//! words — and what it reports when it is done.
+
+use std::{sync::Arc, time::Duration};
+
+use tracing::{Instrument, Span};
+
+use super::{
+    Emitter, RunEvent, RunInput, agent_graph,
+    circuit::Circuit,
+    fallback,
+    findings::{Findings, Reach},
+    panel, prompt, report,
+    run::Run,
+    state_graph::GraphError,
+    tool_call::CallCtx,
+};
+use crate::{
+    contract::{CombinedSuggestionsResponse, RunPath},
+    degraded::{Degraded, Source},
+    llm::{ChatModel, LlmError},
+    msgraph::GraphErrorKind,
+    runs::RunRecords,
+    settings::AgentSettings,
+    tools::{Caller, GraphBudget, ToolDeps, connection::McpConnection},
+};
+
+/// Produces suggestions panels.
+pub struct Orchestrator {
+    deps: Arc<ToolDeps>,
+    /// The chat model the agent calls (the configured Azure deployment).
+    llm: Arc<dyn ChatModel>,
+    /// The process's MCP connection to the tools.
+    conn: Arc<McpConnection>,
+    /// The connection's tools as chat functions.
+    tools: prompt::OfferedTools,
+    fallback_slots: tokio::sync::Semaphore,
+    settings: AgentSettings,
+    circuit: Circuit,
+    runs: RunRecords,
+    /// `log.payloads`: runs report their tool arguments and results.
+    payloads: bool,
+}
+
+impl Orchestrator {
+    /// Reports tool arguments and result summaries (`log.payloads`, development only).
+    pub fn with_payloads(mut self, payloads: bool) -> Self {
+        self.payloads = payloads;
+        self
+    }
+
+    /// Calls `llm` instead of the configured Azure deployment.
+    pub fn with_model(mut self, llm: Arc<dyn ChatModel>) -> Self {
+        self.llm = llm;
+        self
+    }
+
+    pub fn new(
+        deps: Arc<ToolDeps>,
+        conn: Arc<McpConnection>,
+        settings: AgentSettings,
+        runs: RunRecords,
+    ) -> Self {
+        let circuit = Circuit::new(
+            settings.circuit_failure_threshold,
+            Duration::from_millis(settings.circuit_cooldown_ms),
+        );
+        Self {
+            llm: Arc::new(deps.llm.clone()),
+            deps,
+            tools: prompt::OfferedTools::new(conn.tools()),
+            conn,
+            settings,
+            circuit,
+            runs,
+            fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
+            payloads: false,
+        }
+    }
+
+    /// The MCP connection (for readiness).
+    pub fn connection(&self) -> &McpConnection {
+        &self.conn
+    }
+
+    /// Whether the LLM circuit breaker currently skips the agent.
+    pub fn circuit_open(&self) -> bool {
+        self.circuit.is_open()
+    }
+
+    /// Runs one request to its panel, by the deadline whatever the upstreams do.
+    pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
+        let events = events.with_payloads(self.payloads);
+        let span = report::invoke_agent_span(&input.run_id);
+        let run = Run::default();
+        self.work_by_deadline(&input, &run, &events, &span).await;
+        if self.deps.posts.stale() {
+            run.note(Degraded::PostsStale);
+        }
+        let response = panel::build(panel::Parts {
+            run: &run,
+            has_token: input.graph_token.is_some(),
+            run_id: input.run_id.clone(),
+            elapsed_ms: input.arrived.elapsed().as_millis() as u64,
+        });
+        report::finish(
+            report::Sinks {
+                metrics: &self.deps.metrics,
+                runs: &self.runs,
+                timeout_ms: self.settings.timeout_ms,
+            },
+            &input,
+            &response,
+            &events,
+            &span,
+        );
+        response
+    }
+
+    /// The run's work, cut at the deadline: what it cut is then said lost,
+    /// and posts searched by words when no search finished.
+    async fn work_by_deadline(&self, input: &RunInput, run: &Run, events: &Emitter, span: &Span) {
+        let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
+        let graph_budget = GraphBudget::new(GRAPH_REQUESTS_PER_PANEL);
+        let registered = self.conn.register(
+            Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
+                .with_graph_budget(graph_budget.clone())
+                .with_deadline(deadline),
+        );
+        let ctx = CallCtx {
+            conn: &self.conn,
+            session: registered.id(),
+            findings: &run.findings,
+            events,
+            graph_budget: &graph_budget,
+        };
+        let work = self.serve(ctx, input, run).instrument(span.clone());
+        if tokio::time::timeout_at(deadline, work).await.is_err() {
+            run.take_path(RunPath::Partial);
+            run.note(Degraded::Deadline);
+            let findings = &run.findings;
+            if input.graph_token.is_some() && findings.reach(Source::M365) != Reach::Answered {
+                findings.lost(Source::M365, Degraded::M365(GraphErrorKind::Timeout));
+            }
+            if findings.reach(Source::Posts) == Reach::NotCalled {
+                self.posts_by_words(findings, input).await;
+            }
+        }
+    }
+
+    /// Agent when possible, else (or after an LLM failure) the fallback.
+    pub(super) async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, run: &Run) {
+        if let Some(reason) = self.reason_to_skip_the_agent() {
+            let every = fallback::Searches {
+                m365: true,
+                posts: true,
+            };
+            return self.fall_back(ctx, input, run, reason, every).await;
+        }
+        // No posts search of our own here: the model is asked for one, an LLM
+        // failure's fallback makes one if it has not run, and a deadline
+        // without one completes the panel by words (`posts_by_words`).
+        let result = agent_graph::run(agent_graph::Args {
+            llm: &*self.llm,
+            call: ctx,
+            tools: &self.tools,
+            input,
+            settings: &self.settings,
+            run,
+        })
+        .await;
+        match result {
+            Ok(_) => {
+                self.circuit.record_success();
+                run.take_path(RunPath::Agent);
+                if run.noted(Degraded::ToolArgumentsInvalid) {
+                    self.complete_missed(ctx, input, run).await;
+                }
+            }
+            Err(e) => {
+                let missing = fallback::Searches {
+                    m365: true,
+                    posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
+                };
+                let reason = self.agent_failed(&e, run);
+                self.fall_back(ctx, input, run, reason, missing).await;
+            }
+        }
+    }
+
+    /// Why the agent is not even tried: no model, the circuit open, or a
+    /// 429's retry time not passed yet.
+    fn reason_to_skip_the_agent(&self) -> Option<Degraded> {
+        if !self.llm.configured() {
+            Some(Degraded::LlmUnconfigured)
+        } else if self.circuit.is_open() {
+            Some(Degraded::LlmCircuitOpen)
+        } else if self.llm.throttled() {
+            Some(Degraded::from(&LlmError::RateLimited {
+                retry_after_secs: None,
+            }))
+        } else {
+            None
+        }
+    }
+
+    /// What the agent's failure says, counted by the circuit when it is
+    /// the model's (a refused post is not, nor a call slow tools left too
+    /// little time).
+    fn agent_failed(&self, e: &GraphError<LlmError>, run: &Run) -> Degraded {
+        match e {
+            GraphError::Node(e) => {
+                if *e != LlmError::ContentFilter && !run.was_llm_cut_short() {
+                    self.circuit.record_failure();
+                }
+                Degraded::from(e)
+            }
+            // Not the LLM's fault: the wiring let a run go round past its
+            // step limit (or named a missing node).
+            GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
+                tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
+                Degraded::RoundCap
+            }
+        }
+    }
+
+    /// The fallback for `reason`, making `searches`.
+    async fn fall_back(
+        &self,
+        ctx: CallCtx<'_>,
+        input: &RunInput,
+        run: &Run,
+        reason: Degraded,
+        searches: fallback::Searches,
+    ) {
+        run.note(reason);
+        ctx.events.emit(RunEvent::Fallback {
+            reason: reason.to_string(),
+        });
+        run.take_path(RunPath::Fallback);
+        self.fallback(ctx, input, searches).await;
+    }
+
+    /// After tool calls the model got wrong: the fallback's searches for the
+    /// sources that got nothing, their results added to the model's choice.
+    async fn complete_missed(&self, ctx: CallCtx<'_>, input: &RunInput, run: &Run) {
+        let searches = fallback::Searches {
+            m365: input.graph_token.is_some()
+                && ctx.findings.reach(Source::M365) != Reach::Answered,
+            posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
+        };
+        if !searches.m365 && !searches.posts {
+            return;
+        }
+        self.fallback(ctx, input, searches).await;
+        let collected = ctx.findings.snapshot();
+        run.amend_selection(|selection| {
+            if searches.m365 {
+                selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
+            }
+            if searches.posts {
+                selection.posts = collected.posts.into_iter().map(|(r, _)| r).collect();
+            }
+        });
+    }
+
+    /// At the deadline, when no posts search finished: the posts sharing the
+    /// most words with this one (no upstream call, so it cannot hang), ranked
+    /// by words only (`posts_lexical_only` when ranking by meaning was configured).
+    pub(super) async fn posts_by_words(&self, findings: &Findings, input: &RunInput) {
+        let exclude = [input.post_id.clone()];
+        let query = input.posts_query();
+        let search = self
+            .deps
+            .posts
+            .search_by_words(&query, &exclude, panel::MAX_POSTS);
+        match tokio::time::timeout(LATE_READ, search).await {
+            Ok(Ok(posts)) => {
+                findings.answered(Source::Posts);
+                findings.add_posts(posts);
+                if self.deps.posts.embedder() != crate::posts::Embedder::None {
+                    findings.degrade(Degraded::PostsLexicalOnly);
+                }
+            }
+            Ok(Err(e)) => {
+                tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
+                findings.lost(Source::Posts, Degraded::PostsIndexError);
+            }
+            Err(_) => findings.lost(Source::Posts, Degraded::PostsTimeout),
+        }
+    }
+}
+
+/// How long a deadline may wait for the posts read from the database.
+const LATE_READ: Duration = Duration::from_millis(20);
+
+impl Orchestrator {
+    /// The fallback. Its Microsoft 365 searches and hint take one of
+    /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
+    /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
+    /// every deadline still fires on time. The posts search takes no slot: it
+    /// is the panel's floor, so a run still waiting at its deadline has posts.
+    ///
+    /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
+    /// every request's future, agent runs included (B4: 1,000 requests in
+    /// flight held 5 MB for a path none of them took).
+    async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
+        Box::pin(fallback::run(
+            ctx,
+            input,
+            searches,
+            &self.fallback_slots,
+            &self.deps.posts,
+        ))
+        .await;
+    }
+}
+
+/// Concurrent fallback runs (each a few ms of CPU; measured in B3).
+const FALLBACK_SLOTS: usize = 32;
+/// Microsoft Graph requests a panel may make, broadened retries included:
+/// each counts against the caller's and the tenant's Graph throttling (the
+/// TypeScript implementation made 2.0 per fallback panel and 5.3 per agent
+/// panel). Three searches of two requests each; the fallback alone takes
+/// at most [`fallback::GRAPH_REQUESTS`].
+const GRAPH_REQUESTS_PER_PANEL: u32 = 6;
+
+/// The orchestrator over the seam: a scripted model in place of Azure.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::time::Instant;
+
+    use crate::{
+        contract::RunPath,
+        llm::{
+            LlmError,
+            scripted::{Reply, ScriptedModel},
+        },
+    };
+
+    /// An orchestrator whose circuit opens after `threshold` failures, and
+    /// the harness whose index it reads.
+    async fn orchestrator(
+        model: &Arc<ScriptedModel>,
+        threshold: u32,
+    ) -> (Orchestrator, super::super::test_support::Harness) {
+        let h = super::super::test_support::harness(2, 8).await;
+        let mut settings = h.settings.clone();
+        settings.circuit_failure_threshold = threshold;
+        let runs_settings = crate::settings::Settings::load_from(
+            std::path::Path::new("config"),
+            Default::default(),
+        )
+        .unwrap()
+        .runs;
+        let runs = RunRecords::new(h.store.clone(), runs_settings, h.deps.metrics.clone());
+        let o = Orchestrator::new(h.deps.clone(), h.conn.clone(), settings, runs)
+            .with_model(model.clone());
+        (o, h)
+    }
+
+    async fn ask(o: &Orchestrator) -> CombinedSuggestionsResponse {
+        let input = RunInput {
+            run_id: RunInput::new_run_id(),
+            post_id: "p-new".into(),
+            text: "How do I set up a deployment pipeline?".into(),
+            tags: vec![],
+            category: None,
+            graph_token: None,
+            arrived: Instant::now(),
+        };
+        o.run(input, Emitter::default()).await
+    }
+
+    #[tokio::test]
+    async fn a_failing_model_gives_the_fallbacks_panel_and_says_why() {
+        let model = Arc::new(ScriptedModel::new([Reply::Fail(LlmError::Upstream(503))]));
+        let (o, _h) = orchestrator(&model, 5).await;
+        let response = ask(&o).await;
+        assert_eq!(response.meta.path, RunPath::Fallback);
+        assert!(response.meta.degraded.iter().any(|d| d == "llm_error"));
+        let posts: Vec<_> = response.posts.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(posts, ["p-77"], "the fallback found the post: {response:?}");
+    }
+
+    #[tokio::test]
+    async fn the_circuit_skips_the_model_after_its_threshold_until_the_cooldown() {
+        let model = Arc::new(ScriptedModel::new([
+            Reply::Fail(LlmError::Timeout),
+            Reply::Fail(LlmError::Upstream(500)),
+        ]));
+        let (o, _h) = orchestrator(&model, 2).await;
+        ask(&o).await;
+        ask(&o).await;
+        assert!(o.circuit_open());
+        let skipped = ask(&o).await;
+        assert_eq!(model.received.lock().unwrap().len(), 2, "no third call");
+        assert_eq!(skipped.meta.path, RunPath::Fallback);
+        assert!(
+            skipped
+                .meta
+                .degraded
+                .iter()
+                .any(|d| d == "llm_circuit_open")
+        );
+        assert!(!skipped.posts.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_content_filter_refusal_does_not_count_toward_the_circuit() {
+        let model = Arc::new(ScriptedModel::new([
+            Reply::Fail(LlmError::ContentFilter),
+            Reply::Fail(LlmError::ContentFilter),
+        ]));
+        let (o, _h) = orchestrator(&model, 2).await;
+        let first = ask(&o).await;
+        ask(&o).await;
+        assert!(
+            !o.circuit_open(),
+            "a refused post says nothing of the model's health"
+        );
+        assert!(
+            first
+                .meta
+                .degraded
+                .iter()
+                .any(|d| d == "llm_content_filter")
+        );
+    }
+}

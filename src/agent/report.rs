@@ -1,0 +1,95 @@
+//! What a run reports when it is done: its log line, its metrics, its run
+//! record (`GET /api/runs/{runId}`) and the stream's last event; and the
+//! `invoke_agent` span it runs in.
+
+use std::time::Duration;
+
+use tracing::{Span, field::Empty};
+
+use super::{Emitter, RunEvent, RunInput, events};
+use crate::{
+    contract::{CombinedSuggestionsResponse, RunRecord},
+    metrics::Metrics,
+    otel,
+    runs::RunRecords,
+};
+
+/// Where a run's report goes.
+pub(super) struct Sinks<'a> {
+    pub metrics: &'a Metrics,
+    pub runs: &'a RunRecords,
+    /// `agent.timeout_ms`: a response later than it (and [`LATE_MS`]) is late.
+    pub timeout_ms: u64,
+}
+
+/// The run's log line, metrics, record and the stream's last event.
+pub(super) fn finish(
+    sinks: Sinks<'_>,
+    input: &RunInput,
+    response: &CombinedSuggestionsResponse,
+    events: &Emitter,
+    span: &Span,
+) {
+    let meta = &response.meta;
+    span.in_scope(|| {
+        tracing::info!(path = ?meta.path, rounds = meta.rounds, m365 = response.m365.len(),
+        posts = response.posts.len(), elapsed_ms = meta.elapsed_ms, "run done")
+    });
+    let elapsed = input.arrived.elapsed();
+    sinks.metrics.run_done(
+        meta.path.as_str(),
+        meta.rounds,
+        &meta.degraded,
+        elapsed.as_secs_f64(),
+        elapsed > Duration::from_millis(sinks.timeout_ms + LATE_MS),
+    );
+    sinks.runs.record(run_record(response, events.take_trail()));
+    events.emit(RunEvent::Result {
+        data: Box::new(response.clone()),
+    });
+}
+
+/// The run's `invoke_agent` span (OpenTelemetry GenAI conventions).
+pub(super) fn invoke_agent_span(run_id: &str) -> Span {
+    let span = tracing::info_span!(
+        "invoke_agent",
+        run_id = %run_id,
+        otel.name = Empty,
+        gen_ai.operation.name = Empty,
+        gen_ai.provider.name = Empty,
+        gen_ai.agent.name = Empty,
+    );
+    otel::record(
+        &span,
+        &[
+            ("otel.name", "invoke_agent linkup-suggestions"),
+            ("gen_ai.operation.name", "invoke_agent"),
+            ("gen_ai.provider.name", otel::PROVIDER),
+            ("gen_ai.agent.name", otel::AGENT),
+        ],
+    );
+    span
+}
+
+/// What `response`'s run did, for `GET /api/runs/{runId}`.
+fn run_record(response: &CombinedSuggestionsResponse, trail: events::Trail) -> RunRecord {
+    let meta = &response.meta;
+    let started = time::OffsetDateTime::now_utc() - Duration::from_millis(meta.elapsed_ms);
+    RunRecord {
+        run_id: meta.run_id.clone(),
+        started_at: started
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default(),
+        path: meta.path,
+        rounds: meta.rounds,
+        elapsed_ms: meta.elapsed_ms,
+        degraded: meta.degraded.clone(),
+        unavailable_sources: response.unavailable_sources.clone(),
+        steps: trail.steps,
+        tool_calls: trail.tool_calls,
+        llm_usage: trail.llm_usage,
+    }
+}
+
+/// A response this much past its deadline counts as late (`linkup_run_late`).
+const LATE_MS: u64 = 50;
