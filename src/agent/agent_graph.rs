@@ -98,104 +98,25 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     result.map(|()| state)
 }
 
-/// llmCall → toolExec → formatResponse driven by a scripted model (no HTTP
-/// to an LLM), over the real in-process MCP tools and a temporary post index.
+/// The whole graph driven by a scripted model (no HTTP to an LLM), over
+/// the real in-process MCP tools and a temporary post index.
 #[cfg(test)]
 mod tests {
-
     use serde_json::json;
 
     use super::*;
     use crate::{
+        agent::test_support::{answer, default_harness, run_with},
         degraded::Degraded,
         llm::{
             chat::Role,
             scripted::{Reply, ScriptedModel},
         },
-        tools::Caller,
     };
-
-    use super::super::{
-        events::Emitter,
-        findings::Collected,
-        run::Run,
-        test_support::{Harness, harness as harness_with},
-    };
-
-    async fn harness(max_rounds: u32) -> Harness {
-        harness_with(max_rounds, 8).await
-    }
-
-    async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, GraphError<LlmError>> {
-        run_collecting(h, model).await.0
-    }
-
-    /// What a graph run left: its state's rounds and usage, and what it
-    /// wrote to the run.
-    #[derive(Debug)]
-    struct Ran {
-        llm_calls: u32,
-        usage: crate::llm::chat::Usage,
-        selection: Option<super::super::run::Selection>,
-        degraded: Vec<Degraded>,
-    }
-
-    /// Runs the graph; also returns what the run's findings hold after it.
-    async fn run_collecting(
-        h: &Harness,
-        model: &ScriptedModel,
-    ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
-        run_collecting_with(h, model, Emitter::default()).await
-    }
-
-    async fn run_collecting_with(
-        h: &Harness,
-        model: &ScriptedModel,
-        events: Emitter,
-    ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
-        let text = "How do I set up a deployment pipeline?";
-        let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
-        let ran = Run::default();
-        let input = RunInput {
-            run_id: RunInput::new_run_id(),
-            post_id: "p-new".into(),
-            text: text.into(),
-            tags: vec![],
-            category: None,
-            graph_token: None,
-            arrived: tokio::time::Instant::now(),
-        };
-        let result = run(Args {
-            llm: model,
-            call: CallCtx {
-                conn: &h.conn,
-                session: registered.id(),
-                findings: &ran.findings,
-                events: &events,
-                graph_budget: &crate::tools::GraphBudget::new(6),
-            },
-            tools: &h.tools,
-            input: &input,
-            settings: &h.settings,
-            run: &ran,
-        })
-        .await;
-        let result = result.map(|state| Ran {
-            llm_calls: state.llm_calls,
-            usage: state.usage,
-            selection: ran.selection(),
-            degraded: ran.degraded(&[]),
-        });
-        (result, ran.findings.take())
-    }
-
-    fn answer(posts: &[&str]) -> Reply {
-        Reply::Text(json!({"m365": [], "posts": posts, "actionHint": "Ask Kim."}).to_string())
-    }
 
     #[tokio::test]
     async fn a_tool_round_feeds_the_model_and_its_final_answer_selects_by_ref() {
-        let h = harness(5).await;
+        let h = default_harness(5).await;
         let model = ScriptedModel::new([
             Reply::Tools(vec![(
                 "search_posts",
@@ -215,149 +136,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn llm_call_offers_the_tools_and_the_answer_schema_and_counts_rounds_and_tokens() {
-        let h = harness(5).await;
-        let model = ScriptedModel::new([
-            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
-            answer(&[]),
-        ])
-        .with_usage(1_000, 50);
-        let state = run_with(&h, &model).await.unwrap();
-        assert_eq!(state.llm_calls, 2);
-        assert_eq!(
-            (state.usage.input_tokens, state.usage.output_tokens),
-            (2_000, 100)
-        );
-        let offered = model.offered.lock().unwrap();
-        assert_eq!(offered.len(), 2);
-        for (tools, schema) in offered.iter() {
-            assert_eq!(
-                tools,
-                &["search_posts"],
-                "no Graph token, no search_m365; never generate_action_hint"
-            );
-            assert!(schema, "the final answer's JSON schema is asked for");
-        }
-        let first = &model.received.lock().unwrap()[0];
-        assert_eq!(first[0].role, Role::System);
-        assert!(
-            first[1]
-                .content
-                .as_deref()
-                .unwrap()
-                .contains("deployment pipeline"),
-            "the post is in the user message"
-        );
-    }
-
-    #[tokio::test]
-    async fn tool_exec_collects_typed_results_under_refs_and_the_model_reads_them_compactly() {
-        let h = harness(5).await;
-        let model = ScriptedModel::new([
-            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
-            answer(&["p1"]),
-        ]);
-        let (state, found) = run_collecting(&h, &model).await;
-        state.unwrap();
-        assert_eq!(found.posts.len(), 1);
-        assert_eq!(found.posts[0].0, "p1");
-        assert_eq!(found.posts[0].1.id, "p-77");
-        assert_eq!(
-            found.posts[0].1.author_name, "Kim",
-            "the whole post is kept"
-        );
-        let received = model.received.lock().unwrap();
-        let read = received[1]
-            .iter()
-            .find(|m| m.role == Role::Tool)
-            .and_then(|m| m.content.clone())
-            .unwrap();
-        assert_eq!(
-            read,
-            "ref | category | tags | text\n\
-             p1 | question |  | Our deployment pipeline uses GitHub Actions",
-            "one line per post, by ref: no ids, coordinates or counts"
-        );
-    }
-
-    #[tokio::test]
-    async fn tool_exec_answers_a_repeated_call_from_the_memo_and_skips_calls_over_the_cap() {
-        let h = harness_with(5, 2).await;
-        let search = || ("search_posts", json!({"query": "pipeline"}));
-        let model = ScriptedModel::new([
-            Reply::Tools(vec![
-                search(),
-                ("search_posts", json!({"query": "actions"})),
-                ("search_posts", json!({"query": "third"})),
-            ]),
-            Reply::Tools(vec![search()]),
-            answer(&["p1"]),
-        ]);
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let (state, _) = run_collecting_with(&h, &model, Emitter::new(tx)).await;
-        let state = state.unwrap();
-        assert!(state.degraded.contains(&Degraded::ToolCallCap));
-        let received = model.received.lock().unwrap();
-        let tool_texts = |round: usize| -> Vec<String> {
-            received[round]
-                .iter()
-                .filter(|m| m.role == Role::Tool)
-                .filter_map(|m| m.content.clone())
-                .collect()
-        };
-        let round1 = tool_texts(1);
-        assert!(round1[2].contains("at most 2 tool calls"), "{round1:?}");
-        let round2 = tool_texts(2);
-        assert!(round1[0].contains("\np1 | question"), "{round1:?}");
-        assert_eq!(
-            round2[3], "ref | category | tags | text\np1 | (listed above)",
-            "the repeated call got the memo's answer, by ref: nothing is sent twice"
-        );
-        let mut executed = 0;
-        while let Ok(event) = rx.try_recv() {
-            if matches!(event, RunEvent::Tool { .. }) {
-                executed += 1;
-            }
-        }
-        assert_eq!(
-            executed, 2,
-            "two calls ran: not the skipped one, not the memo's"
-        );
-    }
-
-    #[tokio::test]
-    async fn format_response_selects_by_ref_or_id_and_drops_what_no_tool_returned() {
-        let h = harness(5).await;
-        let model = ScriptedModel::new([
-            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
-            Reply::Text(
-                json!({"m365": [{"url": "https://evil.example/x"}], "posts": ["p-77", "p9"],
-                    "actionHint": "Read https://evil.example/x now"})
-                .to_string(),
-            ),
-        ]);
-        let state = run_with(&h, &model).await.unwrap();
-        let selection = state.selection.unwrap();
-        assert!(selection.m365.is_empty());
-        assert_eq!(selection.posts, vec!["p1"]);
-        assert_eq!(
-            selection.action_hint, None,
-            "a hint with an invented URL is dropped"
-        );
-    }
-
-    #[tokio::test]
-    async fn an_unparseable_final_answer_keeps_the_run_and_says_so() {
-        let h = harness(5).await;
-        let model = ScriptedModel::new([Reply::Text("Here you go!".into())]);
-        let state = run_with(&h, &model).await.unwrap();
-        assert!(state.selection.is_none());
-        assert_eq!(state.degraded, vec![Degraded::LlmOutputUnparseable]);
-    }
-
-    #[tokio::test]
     async fn a_model_calling_tools_every_round_stops_at_the_round_cap() {
-        let h = harness(2).await;
+        let h = default_harness(2).await;
         let search = || Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]);
         let model = ScriptedModel::new([search(), search(), search()]);
         let state = run_with(&h, &model).await.unwrap();
@@ -370,34 +150,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn invalid_tool_calls_become_tool_errors_for_the_model_and_are_named() {
-        let h = harness(5).await;
-        let model = ScriptedModel::new([
-            Reply::Tools(vec![
-                ("drop_database", json!({})),
-                ("search_posts", json!({"q": "pipeline"})),
-            ]),
-            answer(&[]),
-        ]);
-        let state = run_with(&h, &model).await.unwrap();
-        assert!(state.degraded.contains(&Degraded::ToolArgumentsInvalid));
-        let received = model.received.lock().unwrap();
-        let errors: Vec<&str> = received[1]
-            .iter()
-            .filter(|m| m.role == Role::Tool)
-            .filter_map(|m| m.content.as_deref())
-            .collect();
-        assert_eq!(errors.len(), 2);
-        assert!(
-            errors[0].contains("unknown tool 'drop_database'"),
-            "{errors:?}"
-        );
-        assert!(errors[1].starts_with("error:"), "{errors:?}");
-    }
-
-    #[tokio::test]
     async fn a_failing_model_ends_the_graph_with_its_own_error() {
-        let h = harness(5).await;
+        let h = default_harness(5).await;
         let limited = LlmError::RateLimited {
             retry_after_secs: Some(6),
         };

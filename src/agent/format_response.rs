@@ -175,3 +175,45 @@ mod tests {
         assert!(parse(ok, &collected()).unwrap().action_hint.is_some());
     }
 }
+
+/// formatResponse in a graph run driven by a scripted model.
+#[cfg(test)]
+mod in_a_run {
+    use serde_json::json;
+
+    use crate::{
+        agent::test_support::{default_harness, run_with},
+        degraded::Degraded,
+        llm::scripted::{Reply, ScriptedModel},
+    };
+
+    #[tokio::test]
+    async fn format_response_selects_by_ref_or_id_and_drops_what_no_tool_returned() {
+        let h = default_harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            Reply::Text(
+                json!({"m365": [{"url": "https://evil.example/x"}], "posts": ["p-77", "p9"],
+                    "actionHint": "Read https://evil.example/x now"})
+                .to_string(),
+            ),
+        ]);
+        let state = run_with(&h, &model).await.unwrap();
+        let selection = state.selection.unwrap();
+        assert!(selection.m365.is_empty());
+        assert_eq!(selection.posts, vec!["p1"]);
+        assert_eq!(
+            selection.action_hint, None,
+            "a hint with an invented URL is dropped"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unparseable_final_answer_keeps_the_run_and_says_so() {
+        let h = default_harness(5).await;
+        let model = ScriptedModel::new([Reply::Text("Here you go!".into())]);
+        let state = run_with(&h, &model).await.unwrap();
+        assert!(state.selection.is_none());
+        assert_eq!(state.degraded, vec![Degraded::LlmOutputUnparseable]);
+    }
+}

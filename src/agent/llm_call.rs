@@ -126,3 +126,53 @@ fn record(span: &tracing::Span, completion: &Completion, round: u32, ctx: &RunCt
         ctx.events.usage(round, u.input_tokens, u.output_tokens);
     }
 }
+
+/// llmCall in a graph run driven by a scripted model.
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{
+        agent::test_support::{answer, default_harness, run_with},
+        llm::{
+            chat::Role,
+            scripted::{Reply, ScriptedModel},
+        },
+    };
+
+    #[tokio::test]
+    async fn llm_call_offers_the_tools_and_the_answer_schema_and_counts_rounds_and_tokens() {
+        let h = default_harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            answer(&[]),
+        ])
+        .with_usage(1_000, 50);
+        let state = run_with(&h, &model).await.unwrap();
+        assert_eq!(state.llm_calls, 2);
+        assert_eq!(
+            (state.usage.input_tokens, state.usage.output_tokens),
+            (2_000, 100)
+        );
+        let offered = model.offered.lock().unwrap();
+        assert_eq!(offered.len(), 2);
+        for (tools, schema) in offered.iter() {
+            assert_eq!(
+                tools,
+                &["search_posts"],
+                "no Graph token, no search_m365; never generate_action_hint"
+            );
+            assert!(schema, "the final answer's JSON schema is asked for");
+        }
+        let first = &model.received.lock().unwrap()[0];
+        assert_eq!(first[0].role, Role::System);
+        assert!(
+            first[1]
+                .content
+                .as_deref()
+                .unwrap()
+                .contains("deployment pipeline"),
+            "the post is in the user message"
+        );
+    }
+}

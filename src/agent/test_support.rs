@@ -1,13 +1,31 @@
 //! What the agent's unit tests share: the real in-process MCP tools over a
 //! temporary post index holding one post, `p-77`, about a deployment
-//! pipeline; no Azure OpenAI endpoint, so only a scripted model answers.
+//! pipeline; no Azure OpenAI endpoint, so only a scripted model answers;
+//! and the agent's graph run over them, for the nodes' tests.
 
 use std::sync::Arc;
 
-use super::prompt;
+use serde_json::json;
+
+use super::{
+    RunInput,
+    agent_graph::{Args, run},
+    events::Emitter,
+    findings::Collected,
+    prompt,
+    run::Run,
+    state_graph::GraphError,
+    tool_call::CallCtx,
+};
 use crate::{
     contract::PostSummary,
+    degraded::Degraded,
+    llm::{
+        LlmError,
+        scripted::{Reply, ScriptedModel},
+    },
     settings::{AgentSettings, Settings},
+    tools::Caller,
     tools::{ToolDeps, connection::McpConnection},
 };
 
@@ -54,4 +72,76 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
         settings: settings.agent,
         _dir: dir,
     }
+}
+
+/// The harness with `max_rounds` and the default cap of tool calls (8).
+pub async fn default_harness(max_rounds: u32) -> Harness {
+    harness(max_rounds, 8).await
+}
+
+pub async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, GraphError<LlmError>> {
+    run_collecting(h, model).await.0
+}
+
+/// What a graph run left: its state's rounds and usage, and what it
+/// wrote to the run.
+#[derive(Debug)]
+pub struct Ran {
+    pub llm_calls: u32,
+    pub usage: crate::llm::chat::Usage,
+    pub selection: Option<super::run::Selection>,
+    pub degraded: Vec<Degraded>,
+}
+
+/// Runs the graph; also returns what the run's findings hold after it.
+pub async fn run_collecting(
+    h: &Harness,
+    model: &ScriptedModel,
+) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+    run_collecting_with(h, model, Emitter::default()).await
+}
+
+pub async fn run_collecting_with(
+    h: &Harness,
+    model: &ScriptedModel,
+    events: Emitter,
+) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+    let text = "How do I set up a deployment pipeline?";
+    let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
+    let ran = Run::default();
+    let input = RunInput {
+        run_id: RunInput::new_run_id(),
+        post_id: "p-new".into(),
+        text: text.into(),
+        tags: vec![],
+        category: None,
+        graph_token: None,
+        arrived: tokio::time::Instant::now(),
+    };
+    let result = run(Args {
+        llm: model,
+        call: CallCtx {
+            conn: &h.conn,
+            session: registered.id(),
+            findings: &ran.findings,
+            events: &events,
+            graph_budget: &crate::tools::GraphBudget::new(6),
+        },
+        tools: &h.tools,
+        input: &input,
+        settings: &h.settings,
+        run: &ran,
+    })
+    .await;
+    let result = result.map(|state| Ran {
+        llm_calls: state.llm_calls,
+        usage: state.usage,
+        selection: ran.selection(),
+        degraded: ran.degraded(&[]),
+    });
+    (result, ran.findings.take())
+}
+
+pub fn answer(posts: &[&str]) -> Reply {
+    Reply::Text(json!({"m365": [], "posts": posts, "actionHint": "Ask Kim."}).to_string())
 }

@@ -141,3 +141,125 @@ async fn execute(
         ),
     }
 }
+
+/// toolExec in a graph run driven by a scripted model, over the real
+/// in-process MCP tools.
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{
+        agent::{
+            events::{Emitter, RunEvent},
+            test_support::{
+                answer, default_harness, harness, run_collecting, run_collecting_with, run_with,
+            },
+        },
+        degraded::Degraded,
+        llm::{
+            chat::Role,
+            scripted::{Reply, ScriptedModel},
+        },
+    };
+
+    #[tokio::test]
+    async fn tool_exec_collects_typed_results_under_refs_and_the_model_reads_them_compactly() {
+        let h = default_harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![("search_posts", json!({"query": "pipeline"}))]),
+            answer(&["p1"]),
+        ]);
+        let (state, found) = run_collecting(&h, &model).await;
+        state.unwrap();
+        assert_eq!(found.posts.len(), 1);
+        assert_eq!(found.posts[0].0, "p1");
+        assert_eq!(found.posts[0].1.id, "p-77");
+        assert_eq!(
+            found.posts[0].1.author_name, "Kim",
+            "the whole post is kept"
+        );
+        let received = model.received.lock().unwrap();
+        let read = received[1]
+            .iter()
+            .find(|m| m.role == Role::Tool)
+            .and_then(|m| m.content.clone())
+            .unwrap();
+        assert_eq!(
+            read,
+            "ref | category | tags | text\n\
+             p1 | question |  | Our deployment pipeline uses GitHub Actions",
+            "one line per post, by ref: no ids, coordinates or counts"
+        );
+    }
+
+    #[tokio::test]
+    async fn tool_exec_answers_a_repeated_call_from_the_memo_and_skips_calls_over_the_cap() {
+        let h = harness(5, 2).await;
+        let search = || ("search_posts", json!({"query": "pipeline"}));
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![
+                search(),
+                ("search_posts", json!({"query": "actions"})),
+                ("search_posts", json!({"query": "third"})),
+            ]),
+            Reply::Tools(vec![search()]),
+            answer(&["p1"]),
+        ]);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (state, _) = run_collecting_with(&h, &model, Emitter::new(tx)).await;
+        let state = state.unwrap();
+        assert!(state.degraded.contains(&Degraded::ToolCallCap));
+        let received = model.received.lock().unwrap();
+        let tool_texts = |round: usize| -> Vec<String> {
+            received[round]
+                .iter()
+                .filter(|m| m.role == Role::Tool)
+                .filter_map(|m| m.content.clone())
+                .collect()
+        };
+        let round1 = tool_texts(1);
+        assert!(round1[2].contains("at most 2 tool calls"), "{round1:?}");
+        let round2 = tool_texts(2);
+        assert!(round1[0].contains("\np1 | question"), "{round1:?}");
+        assert_eq!(
+            round2[3], "ref | category | tags | text\np1 | (listed above)",
+            "the repeated call got the memo's answer, by ref: nothing is sent twice"
+        );
+        let mut executed = 0;
+        while let Ok(event) = rx.try_recv() {
+            if matches!(event, RunEvent::Tool { .. }) {
+                executed += 1;
+            }
+        }
+        assert_eq!(
+            executed, 2,
+            "two calls ran: not the skipped one, not the memo's"
+        );
+    }
+
+    #[tokio::test]
+    async fn invalid_tool_calls_become_tool_errors_for_the_model_and_are_named() {
+        let h = default_harness(5).await;
+        let model = ScriptedModel::new([
+            Reply::Tools(vec![
+                ("drop_database", json!({})),
+                ("search_posts", json!({"q": "pipeline"})),
+            ]),
+            answer(&[]),
+        ]);
+        let state = run_with(&h, &model).await.unwrap();
+        assert!(state.degraded.contains(&Degraded::ToolArgumentsInvalid));
+        let received = model.received.lock().unwrap();
+        let errors: Vec<&str> = received[1]
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .filter_map(|m| m.content.as_deref())
+            .collect();
+        assert_eq!(errors.len(), 2);
+        assert!(
+            errors[0].contains("unknown tool 'drop_database'"),
+            "{errors:?}"
+        );
+        assert!(errors[1].starts_with("error:"), "{errors:?}");
+    }
+}
