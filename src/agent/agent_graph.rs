@@ -9,35 +9,20 @@
 
 use super::{
     RunInput,
+    ctx::RunCtx,
     events::RunEvent,
     format_response::{self, FormatResponse},
     llm_call::{self, LlmCall},
     prompt,
-    run::Run,
-    state::{RunCtx, RunState},
+    state::RunState,
     state_graph::{END, Edge, Graph, GraphError, NodeName, START},
-    tool_call::CallCtx,
     tool_exec::{self, ToolExec},
 };
-use crate::{
-    llm::{ChatModel, LlmError},
-    settings::AgentSettings,
-};
-
-pub struct Args<'a> {
-    pub llm: &'a dyn ChatModel,
-    /// Where tool calls go and their results are collected.
-    pub call: CallCtx<'a>,
-    pub tools: &'a prompt::OfferedTools,
-    pub input: &'a RunInput,
-    pub settings: &'a AgentSettings,
-    /// The run the nodes write (its findings are `call`'s).
-    pub run: &'a Run,
-}
+use crate::llm::LlmError;
 
 /// When LLM calls must end: the deadline minus a reserve for the fallback
 /// (a quarter of the budget, at most 3 s).
-fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::Instant {
+pub fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::Instant {
     let reserve = (timeout_ms / 4).min(3_000);
     arrived + std::time::Duration::from_millis(timeout_ms - reserve)
 }
@@ -45,38 +30,26 @@ fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::
 /// shouldContinue: to toolExec while the model calls tools and rounds remain,
 /// else to formatResponse.
 fn should_continue(state: &RunState) -> NodeName {
-    if !state.pending_tool_calls().is_empty() && state.llm_calls < state.max_rounds {
+    if !state.pending_tool_calls().is_empty() && state.run.rounds() < state.max_rounds {
         tool_exec::NAME
     } else {
         format_response::NAME
     }
 }
 
-/// Runs the graph; an LLM failure ends it with that error (`GraphError::Node`).
-pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
-    let has_token = a.input.graph_token.is_some();
-    let llm_deadline = llm_deadline(a.input.arrived, a.settings.timeout_ms);
-    let ctx = RunCtx {
-        llm: a.llm,
-        conn: a.call.conn,
-        session: a.call.session,
-        run: a.run,
-        tools: a.tools.for_caller(has_token),
-        max_tool_calls: a.settings.max_tool_calls_per_round,
-        llm_deadline,
-        llm_fair_time: (llm_deadline - a.input.arrived) / 2,
-        events: a.call.events.clone(),
-        graph_budget: a.call.graph_budget,
-    };
-    let mut state = RunState {
-        messages: vec![
-            prompt::system(has_token, &a.input.text),
-            prompt::user(&a.input.text, &a.input.tags, a.input.category.as_deref()),
-        ],
-        max_rounds: a.settings.max_rounds,
-        ..RunState::default()
-    };
-    let graph = Graph::new(2 * a.settings.max_rounds as usize + 1)
+/// Runs the graph for `input` in `ctx`'s run, at most `max_rounds` LLM
+/// rounds; an LLM failure ends it with that error (`GraphError::Node`).
+pub async fn run<'r>(
+    ctx: RunCtx<'r>,
+    input: &RunInput,
+    max_rounds: u32,
+) -> Result<RunState<'r>, GraphError<LlmError>> {
+    let messages = vec![
+        prompt::system(input.graph_token.is_some(), &input.text),
+        prompt::user(&input.text, &input.tags, input.category.as_deref()),
+    ];
+    let mut state = RunState::new(ctx.run, messages, max_rounds);
+    let graph = Graph::new(2 * max_rounds as usize + 1)
         .node(LlmCall(&ctx))
         .node(ToolExec(&ctx))
         .node(FormatResponse(&ctx))
@@ -86,11 +59,11 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
         .edge(format_response::NAME, Edge::To(END));
     let result = graph
         .run(&mut state, |step, s| {
-            a.call.events.emit(RunEvent::Node {
+            ctx.events.emit(RunEvent::Node {
                 node: step.node,
                 step: step.step,
-                round: s.llm_calls,
-                elapsed_ms: a.input.arrived.elapsed().as_millis() as u64,
+                round: s.run.rounds(),
+                elapsed_ms: input.arrived.elapsed().as_millis() as u64,
                 tool_calls: step.report.tool_calls.clone(),
             });
         })
@@ -98,8 +71,6 @@ pub async fn run(a: Args<'_>) -> Result<RunState, GraphError<LlmError>> {
     result.map(|()| state)
 }
 
-/// The whole graph driven by a scripted model (no HTTP to an LLM), over
-/// the real in-process MCP tools and a temporary post index.
 #[cfg(test)]
 mod tests {
     use serde_json::json;

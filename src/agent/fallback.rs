@@ -9,7 +9,8 @@ use tokio::sync::Semaphore;
 
 use super::{
     RunInput,
-    tool_call::{Answered, CallCtx, Called, Tool, Traced},
+    ctx::RunCtx,
+    tool_call::{Answered, Called, Tool, Traced},
 };
 use crate::{
     degraded::{Degraded, Source},
@@ -46,7 +47,7 @@ pub(super) struct Searches {
 /// Runs the fallback tools; results land in the run's findings. The
 /// Microsoft 365 searches wait for one of `slots`.
 pub(super) async fn run(
-    ctx: CallCtx<'_>,
+    ctx: RunCtx<'_>,
     input: &RunInput,
     searches: Searches,
     slots: &Semaphore,
@@ -57,21 +58,21 @@ pub(super) async fn run(
             return;
         }
         if input.graph_token.is_none() {
-            ctx.findings.lost(Source::M365, Degraded::M365NoToken);
+            ctx.run.findings.lost(Source::M365, Degraded::M365NoToken);
             return;
         }
         let Ok(_slot) = slots.acquire().await else {
             return;
         };
-        ctx.graph_budget.cap(GRAPH_REQUESTS);
-        let known = ctx.findings.m365_refs();
+        ctx.run.graph_budget().cap(GRAPH_REQUESTS);
+        let known = ctx.run.findings.m365_refs();
         let calls = m365_queries(&input.text, &input.tags, |w| posts.specificity(w))
             .into_iter()
             .map(|q| call(ctx, Tool::SearchM365, json!({ "query": q })));
         let answers = futures::future::join_all(calls).await;
         let (first, mut drop) = rank_m365(&answers, &known);
         let first = by_meaning(ctx, posts, &input.text, first, &known, &mut drop);
-        ctx.findings.rerank_m365(&first, &drop);
+        ctx.run.findings.rerank_m365(&first, &drop);
     };
     let posts = async {
         if searches.posts {
@@ -83,9 +84,10 @@ pub(super) async fn run(
     // No `generate_action_hint` call: the fallback runs without the LLM, so
     // the tool could only write the template hint, which the response writes
     // from the same top result (`fallback_hint`).
-    if ctx.findings.has_degraded(Degraded::McpCallFailed) {
+    if ctx.run.findings.has_degraded(Degraded::McpCallFailed) {
         // The tools are unreachable: the hint tool is too.
-        ctx.findings
+        ctx.run
+            .findings
             .lost(Source::ActionHint, Degraded::McpCallFailed);
     }
 }
@@ -93,7 +95,7 @@ pub(super) async fn run(
 /// Calls one tool; a call that could not be made, or that the tool refused
 /// without saying why its source is lost, loses the source here. Returns
 /// what an answered call added.
-async fn call(ctx: CallCtx<'_>, tool: Tool, args: Value) -> Option<Answered> {
+async fn call(ctx: RunCtx<'_>, tool: Tool, args: Value) -> Option<Answered> {
     let arguments: Map<String, Value> = match args {
         Value::Object(m) => m,
         _ => Map::new(),
@@ -108,9 +110,13 @@ async fn call(ctx: CallCtx<'_>, tool: Tool, args: Value) -> Option<Answered> {
         // M365's queries are built here and always valid.
         Called::InvalidArguments(_) if tool == Tool::SearchM365 => {}
         Called::InvalidArguments(_) => ctx
+            .run
             .findings
             .lost(tool.source(), Degraded::ToolError(tool.source())),
-        Called::Failed => ctx.findings.lost(tool.source(), Degraded::McpCallFailed),
+        Called::Failed => ctx
+            .run
+            .findings
+            .lost(tool.source(), Degraded::McpCallFailed),
     }
     None
 }
@@ -160,14 +166,14 @@ fn rank_m365(answers: &[Option<Answered>], known: &[String]) -> (Vec<String>, Ve
 /// well, those the local model finds unrelated to the post moved to `drop`
 /// (unless the run had them before). Unchanged without a local model.
 fn by_meaning(
-    ctx: CallCtx<'_>,
+    ctx: RunCtx<'_>,
     posts: &PostIndex,
     text: &str,
     ranked: Vec<String>,
     known: &[String],
     drop: &mut Vec<String>,
 ) -> Vec<String> {
-    let texts = ctx.findings.m365_texts(&ranked);
+    let texts = ctx.run.findings.m365_texts(&ranked);
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     let Some(related) = posts.relatedness(text, &texts) else {
         return ranked;

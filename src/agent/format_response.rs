@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use super::findings::Collected;
 use super::{
+    ctx::RunCtx,
     run::Selection,
-    state::{RunCtx, RunState},
+    state::RunState,
     state_graph::{Node, NodeName, StepReport},
 };
 use crate::{degraded::Degraded, llm::LlmError};
@@ -18,18 +19,21 @@ pub const NAME: NodeName = "formatResponse";
 
 pub struct FormatResponse<'a>(pub &'a RunCtx<'a>);
 
-impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
+impl<'c, 'r> Node<RunState<'r>, LlmError> for FormatResponse<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(
+        &'a self,
+        state: &'a mut RunState<'r>,
+    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {
                 self.0.run.note(Degraded::RoundCap);
                 tracing::warn!(
-                    rounds = state.llm_calls,
+                    rounds = state.run.rounds(),
                     "round cap reached before a final answer"
                 );
                 return Ok(StepReport::default());

@@ -5,8 +5,9 @@ use futures::future::BoxFuture;
 use tracing::{Instrument, field::Empty};
 
 use super::{
+    ctx::RunCtx,
     prompt,
-    state::{RunCtx, RunState},
+    state::RunState,
     state_graph::{Node, NodeName, StepReport},
 };
 use crate::{
@@ -21,12 +22,15 @@ const MAX_TOKENS: u32 = 800;
 
 pub struct LlmCall<'a>(pub &'a RunCtx<'a>);
 
-impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
+impl<'c, 'r> Node<RunState<'r>, LlmError> for LlmCall<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(
+        &'a self,
+        state: &'a mut RunState<'r>,
+    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let options = ChatOptions {
@@ -34,7 +38,7 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 tools: ctx.tools,
                 response_format: Some(prompt::response_format()),
             };
-            let round = state.llm_calls + 1;
+            let round = ctx.run.rounds() + 1;
             // Slow tools may have spent the run's LLM time: then no call is
             // made, and a call cut before its fair share is not the model's
             // failure.
@@ -69,11 +73,6 @@ impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
                 }
             };
             record(&span, &completion, round, ctx);
-            if let Some(u) = completion.usage {
-                state.usage.input_tokens += u.input_tokens;
-                state.usage.output_tokens += u.output_tokens;
-            }
-            state.llm_calls += 1;
             ctx.run.round_done();
             let message = completion.message;
             let report = StepReport {

@@ -7,6 +7,7 @@
 
 mod agent_graph;
 mod circuit;
+mod ctx;
 pub mod events;
 mod fallback;
 mod findings;

@@ -13,12 +13,12 @@ use tracing::{Instrument, Span};
 use super::{
     Emitter, RunEvent, RunInput, agent_graph,
     circuit::Circuit,
+    ctx::RunCtx,
     fallback,
     findings::{Findings, Reach},
     panel, prompt, report,
     run::Run,
     state_graph::GraphError,
-    tool_call::CallCtx,
 };
 use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
@@ -27,7 +27,7 @@ use crate::{
     msgraph::GraphErrorKind,
     runs::RunRecords,
     settings::AgentSettings,
-    tools::{Caller, GraphBudget, ToolDeps, connection::McpConnection},
+    tools::{Caller, ToolDeps, connection::McpConnection},
 };
 
 /// Produces suggestions panels.
@@ -97,7 +97,7 @@ impl Orchestrator {
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
         let events = events.with_payloads(self.payloads);
         let span = report::invoke_agent_span(&input.run_id);
-        let run = Run::default();
+        let run = Run::new(GRAPH_REQUESTS_PER_PANEL);
         self.work_by_deadline(&input, &run, &events, &span).await;
         if self.deps.posts.stale() {
             run.note(Degraded::PostsStale);
@@ -126,18 +126,22 @@ impl Orchestrator {
     /// and posts searched by words when no search finished.
     async fn work_by_deadline(&self, input: &RunInput, run: &Run, events: &Emitter, span: &Span) {
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
-        let graph_budget = GraphBudget::new(GRAPH_REQUESTS_PER_PANEL);
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
-                .with_graph_budget(graph_budget.clone())
+                .with_graph_budget(run.graph_budget().clone())
                 .with_deadline(deadline),
         );
-        let ctx = CallCtx {
+        let llm_deadline = agent_graph::llm_deadline(input.arrived, self.settings.timeout_ms);
+        let ctx = RunCtx {
             conn: &self.conn,
             session: registered.id(),
-            findings: &run.findings,
+            run,
             events,
-            graph_budget: &graph_budget,
+            llm: &*self.llm,
+            tools: self.tools.for_caller(input.graph_token.is_some()),
+            max_tool_calls: self.settings.max_tool_calls_per_round,
+            llm_deadline,
+            llm_fair_time: (llm_deadline - input.arrived) / 2,
         };
         let work = self.serve(ctx, input, run).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {
@@ -154,7 +158,7 @@ impl Orchestrator {
     }
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
-    pub(super) async fn serve(&self, ctx: CallCtx<'_>, input: &RunInput, run: &Run) {
+    pub(super) async fn serve(&self, ctx: RunCtx<'_>, input: &RunInput, run: &Run) {
         if let Some(reason) = self.reason_to_skip_the_agent() {
             let every = fallback::Searches {
                 m365: true,
@@ -165,15 +169,7 @@ impl Orchestrator {
         // No posts search of our own here: the model is asked for one, an LLM
         // failure's fallback makes one if it has not run, and a deadline
         // without one completes the panel by words (`posts_by_words`).
-        let result = agent_graph::run(agent_graph::Args {
-            llm: &*self.llm,
-            call: ctx,
-            tools: &self.tools,
-            input,
-            settings: &self.settings,
-            run,
-        })
-        .await;
+        let result = agent_graph::run(ctx, input, self.settings.max_rounds).await;
         match result {
             Ok(_) => {
                 self.circuit.record_success();
@@ -185,7 +181,7 @@ impl Orchestrator {
             Err(e) => {
                 let missing = fallback::Searches {
                     m365: true,
-                    posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
+                    posts: ctx.run.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
                 let reason = self.agent_failed(&e, run);
                 self.fall_back(ctx, input, run, reason, missing).await;
@@ -232,7 +228,7 @@ impl Orchestrator {
     /// The fallback for `reason`, making `searches`.
     async fn fall_back(
         &self,
-        ctx: CallCtx<'_>,
+        ctx: RunCtx<'_>,
         input: &RunInput,
         run: &Run,
         reason: Degraded,
@@ -248,17 +244,17 @@ impl Orchestrator {
 
     /// After tool calls the model got wrong: the fallback's searches for the
     /// sources that got nothing, their results added to the model's choice.
-    async fn complete_missed(&self, ctx: CallCtx<'_>, input: &RunInput, run: &Run) {
+    async fn complete_missed(&self, ctx: RunCtx<'_>, input: &RunInput, run: &Run) {
         let searches = fallback::Searches {
             m365: input.graph_token.is_some()
-                && ctx.findings.reach(Source::M365) != Reach::Answered,
-            posts: ctx.findings.reach(Source::Posts) == Reach::NotCalled,
+                && ctx.run.findings.reach(Source::M365) != Reach::Answered,
+            posts: ctx.run.findings.reach(Source::Posts) == Reach::NotCalled,
         };
         if !searches.m365 && !searches.posts {
             return;
         }
         self.fallback(ctx, input, searches).await;
-        let collected = ctx.findings.snapshot();
+        let collected = ctx.run.findings.snapshot();
         run.amend_selection(|selection| {
             if searches.m365 {
                 selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
@@ -309,7 +305,7 @@ impl Orchestrator {
     /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
-    async fn fallback(&self, ctx: CallCtx<'_>, input: &RunInput, searches: fallback::Searches) {
+    async fn fallback(&self, ctx: RunCtx<'_>, input: &RunInput, searches: fallback::Searches) {
         Box::pin(fallback::run(
             ctx,
             input,

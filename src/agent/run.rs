@@ -7,7 +7,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use super::findings::Findings;
-use crate::{contract::RunPath, degraded::Degraded};
+use crate::{contract::RunPath, degraded::Degraded, tools::GraphBudget};
 
 /// The model's choice, as refs into the run's findings.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -18,11 +18,13 @@ pub struct Selection {
 }
 
 /// A run in progress.
-#[derive(Default)]
 pub struct Run {
     /// The tools' results and what became of each source.
     pub findings: Findings,
     outcome: Mutex<Outcome>,
+    /// Microsoft Graph requests the run's searches may still make (the
+    /// run's MCP caller spends the same).
+    graph_budget: GraphBudget,
 }
 
 /// How the run turned out so far: its path, rounds, the model's choice,
@@ -41,6 +43,20 @@ struct Outcome {
 }
 
 impl Run {
+    /// A run that may make `graph_requests` Microsoft Graph requests.
+    pub fn new(graph_requests: u32) -> Self {
+        Self {
+            findings: Findings::default(),
+            outcome: Mutex::default(),
+            graph_budget: GraphBudget::new(graph_requests),
+        }
+    }
+
+    /// The Graph requests the run may still make.
+    pub fn graph_budget(&self) -> &GraphBudget {
+        &self.graph_budget
+    }
+
     fn outcome(&self) -> MutexGuard<'_, Outcome> {
         // Each method is one assignment: a panic cannot leave it half-written.
         self.outcome.lock().unwrap_or_else(|p| p.into_inner())

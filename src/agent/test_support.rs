@@ -9,19 +9,20 @@ use serde_json::json;
 
 use super::{
     RunInput,
-    agent_graph::{Args, run},
+    agent_graph::{llm_deadline, run},
+    ctx::RunCtx,
     events::Emitter,
     findings::Collected,
     prompt,
     run::Run,
     state_graph::GraphError,
-    tool_call::CallCtx,
 };
 use crate::{
     contract::PostSummary,
     degraded::Degraded,
     llm::{
         LlmError,
+        chat::Usage,
         scripted::{Reply, ScriptedModel},
     },
     settings::{AgentSettings, Settings},
@@ -83,12 +84,12 @@ pub async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, GraphEr
     run_collecting(h, model).await.0
 }
 
-/// What a graph run left: its state's rounds and usage, and what it
-/// wrote to the run.
+/// What a graph run left: its rounds, the tokens its trail counted, and
+/// what it wrote to the run.
 #[derive(Debug)]
 pub struct Ran {
     pub llm_calls: u32,
-    pub usage: crate::llm::chat::Usage,
+    pub usage: Usage,
     pub selection: Option<super::run::Selection>,
     pub degraded: Vec<Degraded>,
 }
@@ -108,7 +109,7 @@ pub async fn run_collecting_with(
 ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
     let text = "How do I set up a deployment pipeline?";
     let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
-    let ran = Run::default();
+    let ran = Run::new(6);
     let input = RunInput {
         run_id: RunInput::new_run_id(),
         post_id: "p-new".into(),
@@ -118,24 +119,29 @@ pub async fn run_collecting_with(
         graph_token: None,
         arrived: tokio::time::Instant::now(),
     };
-    let result = run(Args {
-        llm: model,
-        call: CallCtx {
-            conn: &h.conn,
-            session: registered.id(),
-            findings: &ran.findings,
-            events: &events,
-            graph_budget: &crate::tools::GraphBudget::new(6),
-        },
-        tools: &h.tools,
-        input: &input,
-        settings: &h.settings,
+    let llm_deadline = llm_deadline(input.arrived, h.settings.timeout_ms);
+    let ctx = RunCtx {
+        conn: &h.conn,
+        session: registered.id(),
         run: &ran,
-    })
-    .await;
-    let result = result.map(|state| Ran {
-        llm_calls: state.llm_calls,
-        usage: state.usage,
+        events: &events,
+        llm: model,
+        tools: h.tools.for_caller(false),
+        max_tool_calls: h.settings.max_tool_calls_per_round,
+        llm_deadline,
+        llm_fair_time: (llm_deadline - input.arrived) / 2,
+    };
+    let result = run(ctx, &input, h.settings.max_rounds).await;
+    let trail = events.take_trail();
+    let result = result.map(|_| Ran {
+        llm_calls: ran.rounds(),
+        usage: trail
+            .llm_usage
+            .iter()
+            .fold(Usage::default(), |sum, u| Usage {
+                input_tokens: sum.input_tokens + u.input_tokens,
+                output_tokens: sum.output_tokens + u.output_tokens,
+            }),
         selection: ran.selection(),
         degraded: ran.degraded(&[]),
     });

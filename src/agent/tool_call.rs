@@ -10,16 +10,13 @@ use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
 use super::{
+    ctx::RunCtx,
     events::{Emitter, RunEvent},
     findings::Findings,
 };
 use crate::{
     degraded::Source,
-    tools::{
-        GraphBudget,
-        connection::McpConnection,
-        output::{self, M365Found, PostsFound},
-    },
+    tools::output::{self, M365Found, PostsFound},
 };
 
 /// The tools a run calls: the searches (the model writes the hint itself).
@@ -119,18 +116,6 @@ impl Answered {
     }
 }
 
-/// Where a call is made and its results go.
-#[derive(Clone, Copy)]
-pub(super) struct CallCtx<'a> {
-    pub conn: &'a McpConnection,
-    /// The id the run's caller is registered under.
-    pub session: &'a str,
-    pub findings: &'a Findings,
-    pub events: &'a Emitter,
-    /// Graph requests the run's searches may still make.
-    pub graph_budget: &'a GraphBudget,
-}
-
 /// A call in progress: its span and clock.
 pub(super) struct Traced<'e> {
     tool: String,
@@ -166,7 +151,8 @@ impl<'e> Traced<'e> {
 
     /// Makes the call through the MCP connection, collects its results into
     /// the run's findings, then reports it.
-    pub async fn call(mut self, tool: Tool, ctx: CallCtx<'_>, args: Map<String, Value>) -> Called {
+    pub async fn call(mut self, tool: Tool, ctx: RunCtx<'_>, args: Map<String, Value>) -> Called {
+        let findings = &ctx.run.findings;
         if self.events.payloads() {
             self.arguments = Some(Value::Object(args.clone()));
         }
@@ -184,7 +170,7 @@ impl<'e> Traced<'e> {
             let text = text_of(&result);
             return match reasons.first() {
                 Some(reason) => {
-                    ctx.findings.lost(tool.source(), *reason);
+                    findings.lost(tool.source(), *reason);
                     self.failed(ToolFailure::ToolError);
                     Called::ToolError(text)
                 }
@@ -194,16 +180,16 @@ impl<'e> Traced<'e> {
                 }
             };
         }
-        let Some((answered, count)) = collect(tool, result.structured_content, ctx.findings) else {
+        let Some((answered, count)) = collect(tool, result.structured_content, findings) else {
             self.failed(ToolFailure::MalformedResult);
             return Called::Failed;
         };
-        ctx.findings.answered(tool.source());
+        findings.answered(tool.source());
         for reason in reasons {
-            ctx.findings.degrade(reason);
+            findings.degrade(reason);
         }
         if self.events.payloads() {
-            self.results = Some(ctx.findings.summary(tool.source(), answered.refs()));
+            self.results = Some(findings.summary(tool.source(), answered.refs()));
         }
         self.answered(count);
         Called::Answered(answered)

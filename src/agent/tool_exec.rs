@@ -7,7 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::{
-    state::{RunCtx, RunState},
+    ctx::RunCtx,
+    state::RunState,
     state_graph::{Node, NodeName, StepReport},
     tool_call::{Answered, Called, Tool, ToolFailure, Traced},
 };
@@ -38,12 +39,15 @@ enum Reply {
     Results(Answered),
 }
 
-impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
+impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(
+        &'a self,
+        state: &'a mut RunState<'r>,
+    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let calls: Vec<ToolCall> = state.pending_tool_calls().to_vec();
@@ -98,7 +102,7 @@ async fn execute(
     call: &ToolCall,
 ) -> Outcome {
     let name = call.name.as_str();
-    let traced = Traced::start(name, Some(&call.id), &ctx.events);
+    let traced = Traced::start(name, Some(&call.id), ctx.events);
     let error = |content: String, invalid: bool| Outcome {
         reply: Reply::Text(content),
         invalid,
@@ -125,7 +129,7 @@ async fn execute(
             memo_key: None,
         };
     }
-    match traced.call(tool, ctx.call_ctx(), args).await {
+    match traced.call(tool, *ctx, args).await {
         Called::Answered(answered) => Outcome {
             reply: Reply::Results(answered),
             invalid: false,
