@@ -7,8 +7,9 @@
 //! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware, `/mcp`'s door.
 //! - [`contract`]: wire types of the HTTP API (and the run record's).
 //! - [`degraded`]: every reason `meta.degraded` can carry, with its wire string.
-//! - [`agent`]: the orchestrator — one run per request, the agent
-//!   graph (llmCall → toolExec → formatResponse), the fallback, the deadline.
+//! - [`agent`]: the orchestrator — one run per request and the one
+//!   context borrowed from it, the agent graph (llmCall → toolExec →
+//!   formatResponse), the fallback, the deadline.
 //! - [`tools`]: the MCP server and its tools (typed results), reached by the
 //!   agent over an in-process duplex and by any MCP client at `/mcp`.
 //! - [`llm`]: the `ChatModel` seam in the agent's types, and Azure OpenAI
@@ -29,7 +30,8 @@
 //! - [`server`]: the HTTP/1 listener — connection cap, header/idle timeouts,
 //!   graceful shutdown.
 //! - [`telemetry`]: tracing subscriber set-up (payload-logging crates clamped).
-//! - [`keywords`]: keyword extraction for keyword-based searches.
+//! - [`keywords`]: keyword extraction for keyword-based searches (Korean
+//!   by stems and bigrams).
 
 pub mod agent;
 pub mod api;
