@@ -18,7 +18,7 @@ use linkup_suggestions::{
     App, otel,
     settings::{PostsBackend, PostsSettings, Secret, Settings},
     store::copy,
-    telemetry,
+    telemetry, upstream,
 };
 
 /// jemalloc: the service allocates many small, short-lived buffers (JSON,
@@ -123,7 +123,7 @@ fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
 async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
     // A bad trace export configuration costs the traces, not the service:
     // it is logged once the logs are set up.
-    let (traces_layer, traces, traces_error) = match otel::from_env() {
+    let (traces_layer, traces, traces_error) = match otel::from_env(upstream::http_client) {
         Ok(traces) => {
             let (layer, traces) = traces.unzip();
             (layer, traces, None)
@@ -204,7 +204,7 @@ async fn migrate_posts(settings: &Settings, from: &Path, to: Option<String>) -> 
 /// Exits 0 when `GET /healthz` on the configured port answers 200.
 async fn healthcheck(settings: &Settings) -> ExitCode {
     let url = format!("http://127.0.0.1:{}/healthz", settings.server.addr.port());
-    let ok = match linkup_suggestions::upstream::http_client() {
+    let ok = match upstream::http_client() {
         Ok(client) => client
             .get(url)
             .timeout(Duration::from_secs(2))

@@ -49,9 +49,15 @@ pub struct Traces {
 }
 
 /// The tracing layer that turns spans into OpenTelemetry spans, and its
-/// export, when the environment asks for traces; None otherwise. Call inside
-/// the tokio runtime (the exporter sends through it).
-pub fn from_env() -> anyhow::Result<Option<(BoxedLayer, Traces)>> {
+/// export over `http` (`upstream::http_client`'s, made only when needed),
+/// when the environment asks for traces; None otherwise. Call inside the
+/// tokio runtime (the exporter sends through it).
+pub fn from_env<E>(
+    http: impl FnOnce() -> Result<reqwest::Client, E>,
+) -> anyhow::Result<Option<(BoxedLayer, Traces)>>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
     let set = |name| std::env::var(name).is_ok_and(|v| !v.trim().is_empty());
     let disabled = std::env::var("OTEL_SDK_DISABLED").is_ok_and(|v| v.eq_ignore_ascii_case("true"))
         || std::env::var("OTEL_TRACES_EXPORTER").is_ok_and(|v| v.eq_ignore_ascii_case("none"));
@@ -60,7 +66,7 @@ pub fn from_env() -> anyhow::Result<Option<(BoxedLayer, Traces)>> {
     {
         return Ok(None);
     }
-    let http = crate::upstream::http_client()?;
+    let http = http()?;
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_http_client(ExportClient {

@@ -293,37 +293,22 @@ impl AzureOpenAi {
                 .unwrap_or_default();
             // Held until the answer is read: the call's HTTP/2 stream.
             let http = self.inner.http.lease();
-            let response = http
-                .post(url.clone())
-                .headers(otel::trace_headers())
-                .header("api-key", key)
-                .timeout(timeout)
-                .json(body)
-                .send()
-                .await
-                .map_err(|e| transport_error(&e))?;
-            let status = response.status();
-            otel::client_status(status);
-            limit.observe(response.headers());
-            if status == StatusCode::TOO_MANY_REQUESTS {
-                limit.throttled(ratelimit::retry_after(response.headers()));
-            }
-            if status.is_success() {
-                return upstream::json(response, cap).await.map_err(|e| match e {
-                    BodyError::TooLarge(_) => LlmError::TooLarge,
-                    BodyError::Read(e) => match transport_error(&e) {
-                        LlmError::Connect => LlmError::Malformed,
-                        other => other,
-                    },
-                    BodyError::Malformed(_) | BodyError::Task => LlmError::Malformed,
-                });
-            }
-            let retry_after_secs =
-                ratelimit::retry_after(response.headers()).map(|d| d.as_secs_f64().ceil() as u64);
-            let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
-                .await
-                .unwrap_or_default();
-            Err(wire::status_error(status, retry_after_secs, &body))
+            let request = http.post(url.clone()).header("api-key", key).json(body);
+            let seen = |status: StatusCode, headers: &reqwest::header::HeaderMap| {
+                limit.observe(headers);
+                if status == StatusCode::TOO_MANY_REQUESTS {
+                    limit.throttled(ratelimit::retry_after(headers));
+                }
+            };
+            let refused = async |status: StatusCode, response: reqwest::Response| {
+                let retry_after_secs = ratelimit::retry_after(response.headers())
+                    .map(|d| d.as_secs_f64().ceil() as u64);
+                let body: ErrorResponse = upstream::json(response, MAX_ERROR_BODY_BYTES)
+                    .await
+                    .unwrap_or_default();
+                wire::status_error(status, retry_after_secs, &body)
+            };
+            upstream::call_json(request, timeout, cap, seen, refused).await
         };
         otel::traced(otel::client_span(url), call, LlmError::kind_str).await
     }
@@ -339,10 +324,24 @@ fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
     }
 }
 
-fn transport_error(e: &reqwest::Error) -> LlmError {
-    match upstream::Transport::of(e) {
-        upstream::Transport::Timeout => LlmError::Timeout,
-        upstream::Transport::Malformed => LlmError::Malformed,
-        upstream::Transport::Connect => LlmError::Connect,
+impl upstream::CallError for LlmError {
+    fn transport(t: upstream::Transport) -> Self {
+        match t {
+            upstream::Transport::Timeout => Self::Timeout,
+            upstream::Transport::Malformed => Self::Malformed,
+            upstream::Transport::Connect => Self::Connect,
+        }
+    }
+
+    fn body(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::TooLarge,
+            // Cut off mid-answer: it answered, so not a connection failure.
+            BodyError::Read(e) => match upstream::Transport::of(&e) {
+                upstream::Transport::Connect => Self::Malformed,
+                other => Self::transport(other),
+            },
+            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
+        }
     }
 }

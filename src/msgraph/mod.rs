@@ -97,20 +97,22 @@ impl GraphError {
     pub fn kind_str(&self) -> &'static str {
         self.kind().as_str()
     }
+}
 
-    fn from_body(e: BodyError) -> Self {
-        match e {
-            BodyError::TooLarge(_) => Self::TooLarge,
-            BodyError::Read(e) => Self::from_reqwest(&e),
-            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
-        }
-    }
-
-    fn from_reqwest(e: &reqwest::Error) -> Self {
-        match upstream::Transport::of(e) {
+impl upstream::CallError for GraphError {
+    fn transport(t: upstream::Transport) -> Self {
+        match t {
             upstream::Transport::Timeout => Self::Timeout,
             upstream::Transport::Malformed => Self::Malformed,
             upstream::Transport::Connect => Self::Connect,
+        }
+    }
+
+    fn body(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::TooLarge,
+            BodyError::Read(e) => Self::transport(upstream::Transport::of(&e)),
+            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
         }
     }
 }
@@ -238,26 +240,19 @@ impl GraphClient {
         let http = self.http.lease();
         let request = http
             .post(endpoint)
-            .headers(otel::trace_headers())
             .bearer_auth(token)
-            .timeout(self.timeout)
             .json(&search_request(query, entity_types));
-        let response = request
-            .send()
-            .await
-            .map_err(|e| GraphError::from_reqwest(&e))?;
-        let status = response.status();
-        otel::client_status(status);
-        if status == StatusCode::TOO_MANY_REQUESTS {
-            self.limits
-                .throttled(caller, ratelimit::retry_after(response.headers()));
-        }
-        if !status.is_success() {
-            return Err(status_error(status, response.headers()));
-        }
-        let body: SearchResponse = upstream::json(response, self.max_body_bytes)
-            .await
-            .map_err(GraphError::from_body)?;
+        let seen = |status: StatusCode, headers: &header::HeaderMap| {
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                self.limits
+                    .throttled(caller, ratelimit::retry_after(headers));
+            }
+        };
+        let refused = async |status: StatusCode, response: reqwest::Response| {
+            status_error(status, response.headers())
+        };
+        let body: SearchResponse =
+            upstream::call_json(request, self.timeout, self.max_body_bytes, seen, refused).await?;
         let mut items = Vec::new();
         for hit in body
             .value

@@ -4,7 +4,10 @@
 //! abandoned at the cap, not buffered), and a large body is parsed on the
 //! blocking pool so it never stalls the async workers.
 
+use reqwest::{StatusCode, header::HeaderMap};
 use serde::de::DeserializeOwned;
+
+use crate::otel;
 
 pub mod clients;
 
@@ -37,6 +40,44 @@ impl Transport {
             Self::Connect
         }
     }
+}
+
+/// How an upstream's calls fail before it refuses one: a transport failure,
+/// or an answer that could not be read.
+pub trait CallError: Sized {
+    fn transport(t: Transport) -> Self;
+    fn body(e: BodyError) -> Self;
+}
+
+/// One JSON call to an upstream, the same for all of them: `request` (URL,
+/// auth and body set) sent with the trace context and `timeout`; its answer's
+/// status recorded on the client span and shown to `seen` with the headers
+/// (rate limits, a 429's retry time); a success read as `R` with a cap of
+/// `cap` bytes; any other answer turned into the error `refused` makes of it.
+pub async fn call_json<R, E>(
+    request: reqwest::RequestBuilder,
+    timeout: std::time::Duration,
+    cap: usize,
+    seen: impl FnOnce(StatusCode, &HeaderMap),
+    refused: impl AsyncFnOnce(StatusCode, reqwest::Response) -> E,
+) -> Result<R, E>
+where
+    R: DeserializeOwned + Send + 'static,
+    E: CallError,
+{
+    let response = request
+        .headers(otel::trace_headers())
+        .timeout(timeout)
+        .send()
+        .await
+        .map_err(|e| E::transport(Transport::of(&e)))?;
+    let status = response.status();
+    otel::client_status(status);
+    seen(status, response.headers());
+    if !status.is_success() {
+        return Err(refused(status, response).await);
+    }
+    json(response, cap).await.map_err(E::body)
 }
 
 /// Bodies up to this size are parsed in place (well under a millisecond).
