@@ -325,13 +325,9 @@ fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
 }
 
 impl upstream::CallError for LlmError {
-    fn transport(t: upstream::Transport) -> Self {
-        match t {
-            upstream::Transport::Timeout => Self::Timeout,
-            upstream::Transport::Malformed => Self::Malformed,
-            upstream::Transport::Connect => Self::Connect,
-        }
-    }
+    const TIMEOUT: Self = Self::Timeout;
+    const MALFORMED: Self = Self::Malformed;
+    const CONNECT: Self = Self::Connect;
 
     fn body(e: BodyError) -> Self {
         match e {
@@ -339,7 +335,7 @@ impl upstream::CallError for LlmError {
             // Cut off mid-answer: it answered, so not a connection failure.
             BodyError::Read(e) => match upstream::Transport::of(&e) {
                 upstream::Transport::Connect => Self::Malformed,
-                other => Self::transport(other),
+                other => <Self as upstream::CallError>::transport(other),
             },
             BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
         }

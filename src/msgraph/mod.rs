@@ -100,18 +100,16 @@ impl GraphError {
 }
 
 impl upstream::CallError for GraphError {
-    fn transport(t: upstream::Transport) -> Self {
-        match t {
-            upstream::Transport::Timeout => Self::Timeout,
-            upstream::Transport::Malformed => Self::Malformed,
-            upstream::Transport::Connect => Self::Connect,
-        }
-    }
+    const TIMEOUT: Self = Self::Timeout;
+    const MALFORMED: Self = Self::Malformed;
+    const CONNECT: Self = Self::Connect;
 
     fn body(e: BodyError) -> Self {
         match e {
             BodyError::TooLarge(_) => Self::TooLarge,
-            BodyError::Read(e) => Self::transport(upstream::Transport::of(&e)),
+            BodyError::Read(e) => {
+                <Self as upstream::CallError>::transport(upstream::Transport::of(&e))
+            }
             BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
         }
     }

@@ -45,7 +45,21 @@ impl Transport {
 /// How an upstream's calls fail before it refuses one: a transport failure,
 /// or an answer that could not be read.
 pub trait CallError: Sized {
-    fn transport(t: Transport) -> Self;
+    /// No answer in time.
+    const TIMEOUT: Self;
+    /// An answer that could not be read or decoded.
+    const MALFORMED: Self;
+    /// Not reached (DNS, refused, reset, TLS).
+    const CONNECT: Self;
+
+    fn transport(t: Transport) -> Self {
+        match t {
+            Transport::Timeout => Self::TIMEOUT,
+            Transport::Malformed => Self::MALFORMED,
+            Transport::Connect => Self::CONNECT,
+        }
+    }
+
     fn body(e: BodyError) -> Self;
 }
 
