@@ -74,7 +74,7 @@ def settings_keys() -> set[str]:
 
 def legacy_env() -> set[str]:
     """The TypeScript app's variables the settings accept (LEGACY_ENV)."""
-    source = (ROOT / "src" / "settings" / "mod.rs").read_text()
+    source = (ROOT / "src" / "settings" / "sources.rs").read_text()
     table = source.split("const LEGACY_ENV", 1)[1].split("];", 1)[0]
     return set(re.findall(r'\(\s*"([A-Z_]+)"', table))
 
