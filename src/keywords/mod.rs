@@ -185,6 +185,11 @@ fn terms(text: &str, whole_korean_words: bool) -> Vec<String> {
     let mut out = Vec::new();
     let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
     for word in words {
+        // Most words are ASCII: one run, no allocation for its parts.
+        if word.is_ascii() {
+            other_terms(&mut out, word);
+            continue;
+        }
         for (script, run) in runs(word) {
             match script {
                 Script::Jamo => {}

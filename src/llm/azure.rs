@@ -22,7 +22,7 @@ use crate::{
     otel,
     ratelimit::{self, RateLimit},
     settings::{AzureOpenAiSettings, ModelFamily, Secret},
-    upstream::{self, BodyError},
+    upstream,
 };
 
 impl ChatModel for AzureOpenAi {
@@ -328,16 +328,13 @@ impl upstream::CallError for LlmError {
     const TIMEOUT: Self = Self::Timeout;
     const MALFORMED: Self = Self::Malformed;
     const CONNECT: Self = Self::Connect;
+    const TOO_LARGE: Self = Self::TooLarge;
 
-    fn body(e: BodyError) -> Self {
-        match e {
-            BodyError::TooLarge(_) => Self::TooLarge,
-            // Cut off mid-answer: it answered, so not a connection failure.
-            BodyError::Read(e) => match upstream::Transport::of(&e) {
-                upstream::Transport::Connect => Self::Malformed,
-                other => <Self as upstream::CallError>::transport(other),
-            },
-            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
+    /// Cut off mid-answer: it answered, so not a connection failure.
+    fn cut_off(t: upstream::Transport) -> Self {
+        match t {
+            upstream::Transport::Connect => Self::Malformed,
+            other => <Self as upstream::CallError>::transport(other),
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::{
     metrics::{self, Metrics},
     otel,
     ratelimit::{self, PerCaller},
-    upstream::{self, BodyError},
+    upstream,
 };
 
 /// Results per entity group (Graph's `size`).
@@ -103,16 +103,7 @@ impl upstream::CallError for GraphError {
     const TIMEOUT: Self = Self::Timeout;
     const MALFORMED: Self = Self::Malformed;
     const CONNECT: Self = Self::Connect;
-
-    fn body(e: BodyError) -> Self {
-        match e {
-            BodyError::TooLarge(_) => Self::TooLarge,
-            BodyError::Read(e) => {
-                <Self as upstream::CallError>::transport(upstream::Transport::of(&e))
-            }
-            BodyError::Malformed(_) | BodyError::Task => Self::Malformed,
-        }
-    }
+    const TOO_LARGE: Self = Self::TooLarge;
 }
 
 /// Hits of one search; `partial` names the failure when one group failed.

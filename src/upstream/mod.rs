@@ -51,6 +51,8 @@ pub trait CallError: Sized {
     const MALFORMED: Self;
     /// Not reached (DNS, refused, reset, TLS).
     const CONNECT: Self;
+    /// An answer over its size cap.
+    const TOO_LARGE: Self;
 
     fn transport(t: Transport) -> Self {
         match t {
@@ -60,7 +62,18 @@ pub trait CallError: Sized {
         }
     }
 
-    fn body(e: BodyError) -> Self;
+    /// An answer whose body was cut off while it was read (`t`).
+    fn cut_off(t: Transport) -> Self {
+        Self::transport(t)
+    }
+
+    fn body(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::TOO_LARGE,
+            BodyError::Read(e) => Self::cut_off(Transport::of(&e)),
+            BodyError::Malformed(_) | BodyError::Task => Self::MALFORMED,
+        }
+    }
 }
 
 /// One JSON call to an upstream, the same for all of them: `request` (URL,
