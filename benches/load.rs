@@ -168,8 +168,32 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
     ]
 }
 
-/// B1's script, a typical agent request: the searches in one round, then
-/// the final answer with the hint.
+/// B1's and B2's script, a typical agent request: the model finds what it
+/// looks for in pre-retrieval's results and answers at once; else it makes
+/// its searches in one round ([`two_rounds`]), then answers.
+fn one_round() -> Vec<ChatStep> {
+    let ChatStep::ToolCalls(search) = two_rounds().remove(0) else {
+        unreachable!("two_rounds starts with its searches")
+    };
+    vec![
+        ChatStep::SearchUnlessFound {
+            looks_for: vec!["pipeline".into()],
+            search,
+        },
+        answer_at_once().remove(0),
+    ]
+}
+
+/// The final answer over what pre-retrieval found.
+fn answer_at_once() -> Vec<ChatStep> {
+    vec![ChatStep::Final(
+        json!({"m365": ["m1", "m2", "m3"], "posts": ["p1", "p2"], "actionHint": "Start with the runbook."}),
+    )]
+}
+
+/// The model's searches in one round, then the final answer with the hint
+/// (the course without pre-retrieval, and the one it keeps when its
+/// results do not answer the post).
 fn two_rounds() -> Vec<ChatStep> {
     vec![
         ChatStep::ToolCalls(vec![
@@ -256,6 +280,35 @@ async fn drive(
     (lat, bodies, wall)
 }
 
+/// Streams `n` requests one at a time (`Accept: application/x-ndjson`):
+/// how long each took to its `preview` event.
+async fn preview_times(http: &reqwest::Client, svc: &Service, n: usize) -> Vec<Duration> {
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n {
+        let body = json!({"postId": format!("s-{i}"), "text": "How do I set up a deployment pipeline for our team's repo?", "tags": ["devops"]});
+        let t = Instant::now();
+        let mut res = http
+            .post(svc.url("/api/suggestions"))
+            .bearer_auth(TOKEN)
+            .header("accept", "application/x-ndjson")
+            .json(&body)
+            .send()
+            .await
+            .expect("stream");
+        let mut seen = Vec::new();
+        while let Ok(Some(chunk)) = res.chunk().await {
+            seen.extend_from_slice(&chunk);
+            if seen.windows(16).any(|w| w == b"\"type\":\"preview\"") {
+                times.push(t.elapsed());
+                break;
+            }
+        }
+        // The rest of the stream, so the next request starts alone.
+        while let Ok(Some(_)) = res.chunk().await {}
+    }
+    times
+}
+
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -336,12 +389,12 @@ async fn throughput(
 
 async fn b1(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(two_rounds());
+    openai.chat_by_round(one_round());
     let svc = Service::start(&llm_env(&graph, &openai));
     seed_posts(http, &svc, 200).await;
     throughput(
         "B1",
-        "agent, 3 LLM rounds, fakes answer at once",
+        "agent, pre-retrieval and one model call, fakes answer at once",
         &svc,
         http,
         n,
@@ -351,17 +404,16 @@ async fn b1(http: &reqwest::Client, n: usize) -> Row {
 
 async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
     let (graph, openai) = fakes().await;
-    openai.chat_by_round(two_rounds());
+    openai.chat_by_round(one_round());
     openai.latency(Duration::from_millis(300), Duration::from_millis(30));
     graph.files(Behavior::Delay(Duration::from_millis(150)));
     graph.mail(Behavior::Delay(Duration::from_millis(150)));
     let svc = Service::start(&llm_env(&graph, &openai));
     seed_posts(http, &svc, 200).await;
     drive(http, &svc, 64, 64).await;
-    // round 1 (300) + parallel tools (Graph 150, and 150 more for the query
-    // that finds nothing in this corpus, "CI/CD release": search_m365 tries
-    // it again with its terms OR-ed) + round 2 (300)
-    let critical = 900.0;
+    // Pre-retrieval (Graph 150, beside the posts search's 30 ms embedding)
+    // + the one model call (300): its results hold what the model looks for.
+    let critical = 450.0;
     let p50_over = |lat: &mut Vec<Duration>| {
         lat.sort();
         pct(lat, 0.5) - critical
@@ -377,6 +429,8 @@ async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
         + (graph1.total - graph0.total).as_secs_f64()
             / (graph1.delays - graph0.delays).max(1) as f64)
         * 1000.0;
+    let mut preview = preview_times(http, &svc, alone).await;
+    preview.sort();
     let (mut lat, _, _) = drive(http, &svc, 64, n).await;
     let over = p50_over(&mut lat);
     let single_over = p50_over(&mut single);
@@ -386,10 +440,11 @@ async fn b2(http: &reqwest::Client, n: usize, alone: usize) -> Row {
             "agent, chat 300 ms, Graph 150 ms, embeddings 30 ms, 64 concurrent, {n} requests"
         ),
         figures: format!(
-            "p50 {:.1} ms − critical path {critical} ms = {over:.1} ms (p99 {:.1} ms); one at a time ({alone} requests): {single_over:.1} ms, of which the fakes' timers slept {oversleep_ms:.1} ms past their latencies → service {:.1} ms",
+            "p50 {:.1} ms − critical path {critical} ms = {over:.1} ms (p99 {:.1} ms); one at a time ({alone} requests): {single_over:.1} ms, of which the fakes' timers slept {oversleep_ms:.1} ms past their latencies → service {:.1} ms; streamed one at a time, the preview after p50 {:.1} ms (Graph 150 ms)",
             pct(&lat, 0.5),
             pct(&lat, 0.99),
             single_over - oversleep_ms,
+            pct(&preview, 0.5),
         ),
     }
 }
@@ -615,10 +670,21 @@ async fn b7_posts(http: &reqwest::Client, svc: &Service) {
 }
 
 async fn b7(http: &reqwest::Client) -> Row {
+    let one = b7_view(http, answer_at_once()).await;
+    let two = b7_view(http, two_rounds()).await;
+    Row {
+        id: "B7",
+        scenario: "one agent request (10 M365 documents and 5 posts in the corpus): answered from pre-retrieval's results; and with a second round of the model's searches (B1's old script)".into(),
+        figures: format!("one call: {one}. Two calls: {two}"),
+    }
+}
+
+/// One request of B7 with the model scripted by round: what it sends.
+async fn b7_view(http: &reqwest::Client, script: Vec<ChatStep>) -> String {
     let graph = FakeGraph::start().await;
     graph.add(b7_corpus());
     let recording = FakeOpenAi::start().await;
-    recording.chat_by_round(two_rounds());
+    recording.chat_by_round(script);
     let svc = Service::start(&llm_env(&graph, &recording));
     b7_posts(http, &svc).await;
     tokio::time::sleep(Duration::from_millis(500)).await; // seeding's embeddings
@@ -631,6 +697,11 @@ async fn b7(http: &reqwest::Client) -> Row {
         .collect();
     let sent: usize = chats.iter().map(|r| r.bytes_in).sum();
     let embeds = received.len() - chats.len();
+    let first_results = |m: &Value| {
+        m["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("Results of a first search"))
+    };
     // What each call carries, by part (bytes of its JSON).
     let part = |body: &Value, pick: &dyn Fn(&Value) -> bool| -> usize {
         body["messages"]
@@ -647,10 +718,11 @@ async fn b7(http: &reqwest::Client) -> Row {
         .iter()
         .map(|r| {
             format!(
-                "{} B (system {}, post {}, tool calls {}, results {}, tools {}, schema {})",
+                "{} B (system {}, post {}, first results {}, tool calls {}, results {}, tools {}, schema {})",
                 r.bytes_in,
                 part(&r.body, &|m| m["role"] == "system"),
-                part(&r.body, &|m| m["role"] == "user"),
+                part(&r.body, &|m| m["role"] == "user" && !first_results(m)),
+                part(&r.body, &first_results),
                 part(&r.body, &|m| m["role"] == "assistant"),
                 part(&r.body, &|m| m["role"] == "tool"),
                 r.body["tools"].to_string().len(),
@@ -665,27 +737,23 @@ async fn b7(http: &reqwest::Client) -> Row {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter(|m| m["role"] == "tool")
+                .filter(|m| m["role"] == "tool" || first_results(m))
                 .filter_map(|m| m["content"].as_str())
                 .flat_map(str::lines)
                 .filter(|l| l.starts_with(prefix) && !l.ends_with("(listed above)"))
                 .count()
         })
     };
-    Row {
-        id: "B7",
-        scenario: "one agent request (B1's script; 10 M365 documents and 5 posts found)".into(),
-        figures: format!(
-            "{} chat calls, {} embedding calls, {} M365 results and {} posts read by the model, **{} bytes sent to chat** ({}), {} bytes received",
-            chats.len(),
-            embeds,
-            refs("m"),
-            refs("p"),
-            sent,
-            per_call.join("; "),
-            recording.chat_bytes_out(),
-        ),
-    }
+    format!(
+        "{} chat calls, {} embedding calls, {} M365 results and {} posts read by the model, **{} bytes sent to chat** ({}), {} bytes received",
+        chats.len(),
+        embeds,
+        refs("m"),
+        refs("p"),
+        sent,
+        per_call.join("; "),
+        recording.chat_bytes_out(),
+    )
 }
 
 fn main() {

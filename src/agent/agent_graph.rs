@@ -1,19 +1,24 @@
-//! The agent graph: START → llmCall → (toolExec → llmCall)* → formatResponse → END.
+//! The agent graph: START → retrieve → llmCall → (toolExec → llmCall)* →
+//! formatResponse → END.
 //!
 //! ```text
-//! START ─► llmCall ─► shouldContinue? ─► toolExec ─┐
-//!             ▲            │                      │
-//!             └────────────┼──────────────────────┘
-//!                          └─► formatResponse ─► END
+//! START ─► retrieve ─► llmCall ─► shouldContinue? ─► toolExec ─┐
+//!                        ▲            │                      │
+//!                        └────────────┼──────────────────────┘
+//!                                     └─► formatResponse ─► END
 //! ```
+//!
+//! `retrieve` (pre-retrieval, `agent.pre_retrieval`) makes the first
+//! searches, so that the model answers in one call when they suffice;
+//! without it the graph starts at llmCall.
 
 use super::{
-    RunInput,
     ctx::RunCtx,
     events::RunEvent,
     format_response::{self, FormatResponse},
     llm_call::{self, LlmCall},
     prompt,
+    retrieve::{self, Retrieve},
     state::RunState,
     state_graph::{END, Edge, Graph, GraphError, NodeName, START},
     tool_exec::{self, ToolExec},
@@ -27,6 +32,15 @@ pub fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::ti
     arrived + std::time::Duration::from_millis(timeout_ms - reserve)
 }
 
+/// What the graph is made of for a run.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    /// LLM rounds at most (`agent.max_rounds`).
+    pub max_rounds: u32,
+    /// Start with `retrieve` (`agent.pre_retrieval`).
+    pub pre_retrieval: bool,
+}
+
 /// shouldContinue: to toolExec while the model calls tools and rounds remain,
 /// else to formatResponse.
 fn should_continue(state: &RunState) -> NodeName {
@@ -37,23 +51,28 @@ fn should_continue(state: &RunState) -> NodeName {
     }
 }
 
-/// Runs the graph for `input` in `ctx`'s run, at most `max_rounds` LLM
-/// rounds; an LLM failure ends it with that error (`GraphError::Node`).
-pub async fn run<'r>(
-    ctx: RunCtx<'r>,
-    input: &RunInput,
-    max_rounds: u32,
-) -> Result<RunState<'r>, GraphError<LlmError>> {
+/// Runs the graph for `ctx`'s run; an LLM failure ends it with that error
+/// (`GraphError::Node`).
+pub async fn run<'r>(ctx: RunCtx<'r>, plan: Plan) -> Result<RunState<'r>, GraphError<LlmError>> {
+    let input = ctx.input;
+    let m365 = input.graph_token.is_some();
     let messages = vec![
-        prompt::system(input.graph_token.is_some(), &input.text),
+        prompt::system(m365, plan.pre_retrieval, &input.text),
         prompt::user(&input.text, &input.tags, input.category.as_deref()),
     ];
-    let mut state = RunState::new(ctx.run, messages, max_rounds);
-    let graph = Graph::new(2 * max_rounds as usize + 1)
+    let mut state = RunState::new(ctx.run, messages, plan.max_rounds);
+    let first = if plan.pre_retrieval {
+        retrieve::NAME
+    } else {
+        llm_call::NAME
+    };
+    let graph = Graph::new(2 * plan.max_rounds as usize + 2)
+        .node(Retrieve(&ctx))
         .node(LlmCall(&ctx))
         .node(ToolExec(&ctx))
         .node(FormatResponse(&ctx))
-        .edge(START, Edge::To(llm_call::NAME))
+        .edge(START, Edge::To(first))
+        .edge(retrieve::NAME, Edge::To(llm_call::NAME))
         .edge(llm_call::NAME, Edge::Branch(should_continue))
         .edge(tool_exec::NAME, Edge::To(llm_call::NAME))
         .edge(format_response::NAME, Edge::To(END));

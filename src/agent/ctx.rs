@@ -5,17 +5,22 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{events::Emitter, run::Run};
+use super::{RunInput, events::Emitter, run::Run};
 use crate::{
     llm::{ChatModel, chat::ToolSpec},
+    posts::PostIndex,
     tools::connection::McpConnection,
 };
 
 /// The one context of a run that its nodes, its tool calls and the
-/// fallback borrow: where tool calls go, the run they write, where events
-/// go, and what the model is offered and given.
+/// fallback borrow: the request, where tool calls go, the run they write,
+/// where events go, and what the model is offered and given.
 #[derive(Clone, Copy)]
 pub struct RunCtx<'a> {
+    /// What the request asks for.
+    pub input: &'a RunInput,
+    /// The post index (the words' specificity, the local model's relatedness).
+    pub posts: &'a PostIndex,
     pub conn: &'a McpConnection,
     /// The id the run's caller is registered under on the connection.
     pub session: &'a str,

@@ -9,38 +9,46 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::contract::{CombinedSuggestionsResponse, RunStep, RunToolCall, RunUsage};
 
-/// One line of the stream.
-#[derive(Debug, Clone, Serialize)]
-#[serde(
-    tag = "type",
-    rename_all = "lowercase",
-    rename_all_fields = "camelCase"
-)]
+/// One line of the stream (`Accept: application/x-ndjson`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
 pub enum RunEvent {
+    /// A node of the agent graph finished.
+    #[serde(rename_all = "camelCase")]
     Node {
+        #[schema(value_type = String)]
         node: &'static str,
         step: usize,
         round: u32,
         elapsed_ms: u64,
         tool_calls: Vec<String>,
     },
+    /// A tool call finished.
+    #[serde(rename_all = "camelCase")]
     Tool {
         tool: String,
         ok: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
         error_kind: Option<&'static str>,
         count: usize,
         elapsed_ms: u64,
         /// The call's arguments (`log.payloads` only).
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<Object>)]
         arguments: Option<serde_json::Value>,
         /// Its results: titles, or post ids (`log.payloads` only).
         #[serde(skip_serializing_if = "Option::is_none")]
         results: Option<Vec<String>>,
     },
-    Fallback {
-        reason: String,
+    /// The run took the fallback path, for `reason` (a `meta.degraded` reason).
+    Fallback { reason: String },
+    /// The panel pre-retrieval's results make, before the model answers
+    /// (`meta.provisional`); the `result` replaces it.
+    Preview {
+        data: Box<CombinedSuggestionsResponse>,
     },
+    /// The answer (the last line).
     Result {
         data: Box<CombinedSuggestionsResponse>,
     },
@@ -84,6 +92,11 @@ impl Emitter {
         self.payloads
     }
 
+    /// Whether a stream listens (events only it reads are worth building).
+    pub fn listening(&self) -> bool {
+        self.stream.is_some()
+    }
+
     pub fn emit(&self, event: RunEvent) {
         match &event {
             RunEvent::Node {
@@ -118,7 +131,7 @@ impl Emitter {
                     arguments: arguments.clone(),
                 })
             }),
-            RunEvent::Fallback { .. } | RunEvent::Result { .. } => {}
+            RunEvent::Fallback { .. } | RunEvent::Preview { .. } | RunEvent::Result { .. } => {}
         }
         if let Some(tx) = &self.stream {
             let _ = tx.send(event);

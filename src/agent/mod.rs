@@ -1,9 +1,9 @@
 //! A suggestions run, from request to panel. The [`Orchestrator`] (one run
 //! per request, one deadline) decides agent vs fallback; the run ([`run`])
 //! holds what it found and how it went; the agent's graph ([`agent_graph`]:
-//! llmCall → toolExec → formatResponse, on the small [`state_graph`]
-//! runtime) and the fallback's direct searches ([`fallback`]) write it; the
-//! panel ([`panel`]) is built from it.
+//! retrieve → llmCall → toolExec → formatResponse, on the small
+//! [`state_graph`] runtime) and the fallback's direct searches
+//! ([`fallback`]) write it; the panel ([`panel`]) is built from it.
 
 mod agent_graph;
 mod circuit;
@@ -18,6 +18,7 @@ mod orchestrator;
 mod panel;
 mod prompt;
 mod report;
+mod retrieve;
 mod run;
 mod state;
 pub mod state_graph;

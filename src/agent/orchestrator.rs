@@ -133,6 +133,8 @@ impl Orchestrator {
         );
         let llm_deadline = agent_graph::llm_deadline(input.arrived, self.settings.timeout_ms);
         let ctx = RunCtx {
+            input,
+            posts: &self.deps.posts,
             conn: &self.conn,
             session: registered.id(),
             run,
@@ -143,7 +145,7 @@ impl Orchestrator {
             llm_deadline,
             llm_fair_time: (llm_deadline - input.arrived) / 2,
         };
-        let work = self.serve(ctx, input, run).instrument(span.clone());
+        let work = self.serve(ctx).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {
             run.take_path(RunPath::Partial);
             run.note(Degraded::Deadline);
@@ -158,33 +160,38 @@ impl Orchestrator {
     }
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
-    pub(super) async fn serve(&self, ctx: RunCtx<'_>, input: &RunInput, run: &Run) {
+    pub(super) async fn serve(&self, ctx: RunCtx<'_>) {
+        let run = ctx.run;
         if let Some(reason) = self.reason_to_skip_the_agent() {
             let every = fallback::Searches {
                 m365: true,
                 posts: true,
             };
-            return self.fall_back(ctx, input, run, reason, every).await;
+            return self.fall_back(ctx, reason, every).await;
         }
-        // No posts search of our own here: the model is asked for one, an LLM
-        // failure's fallback makes one if it has not run, and a deadline
+        // The posts search is pre-retrieval's, or the model's; an LLM
+        // failure's fallback makes one if none finished, and a deadline
         // without one completes the panel by words (`posts_by_words`).
-        let result = agent_graph::run(ctx, input, self.settings.max_rounds).await;
+        let course = agent_graph::Plan {
+            max_rounds: self.settings.max_rounds,
+            pre_retrieval: self.settings.pre_retrieval,
+        };
+        let result = agent_graph::run(ctx, course).await;
         match result {
             Ok(_) => {
                 self.circuit.record_success();
                 run.take_path(RunPath::Agent);
                 if run.noted(Degraded::ToolArgumentsInvalid) {
-                    self.complete_missed(ctx, input, run).await;
+                    self.complete_missed(ctx).await;
                 }
             }
             Err(e) => {
                 let missing = fallback::Searches {
                     m365: true,
-                    posts: ctx.run.findings.reach(Source::Posts) == Reach::NotCalled,
+                    posts: run.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
                 let reason = self.agent_failed(&e, run);
-                self.fall_back(ctx, input, run, reason, missing).await;
+                self.fall_back(ctx, reason, missing).await;
             }
         }
     }
@@ -226,34 +233,28 @@ impl Orchestrator {
     }
 
     /// The fallback for `reason`, making `searches`.
-    async fn fall_back(
-        &self,
-        ctx: RunCtx<'_>,
-        input: &RunInput,
-        run: &Run,
-        reason: Degraded,
-        searches: fallback::Searches,
-    ) {
-        run.note(reason);
+    async fn fall_back(&self, ctx: RunCtx<'_>, reason: Degraded, searches: fallback::Searches) {
+        ctx.run.note(reason);
         ctx.events.emit(RunEvent::Fallback {
             reason: reason.to_string(),
         });
-        run.take_path(RunPath::Fallback);
-        self.fallback(ctx, input, searches).await;
+        ctx.run.take_path(RunPath::Fallback);
+        self.fallback(ctx, searches).await;
     }
 
     /// After tool calls the model got wrong: the fallback's searches for the
     /// sources that got nothing, their results added to the model's choice.
-    async fn complete_missed(&self, ctx: RunCtx<'_>, input: &RunInput, run: &Run) {
+    async fn complete_missed(&self, ctx: RunCtx<'_>) {
+        let run = ctx.run;
         let searches = fallback::Searches {
-            m365: input.graph_token.is_some()
+            m365: ctx.input.graph_token.is_some()
                 && ctx.run.findings.reach(Source::M365) != Reach::Answered,
             posts: ctx.run.findings.reach(Source::Posts) == Reach::NotCalled,
         };
         if !searches.m365 && !searches.posts {
             return;
         }
-        self.fallback(ctx, input, searches).await;
+        self.fallback(ctx, searches).await;
         let collected = ctx.run.findings.snapshot();
         run.amend_selection(|selection| {
             if searches.m365 {
@@ -305,15 +306,8 @@ impl Orchestrator {
     /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
-    async fn fallback(&self, ctx: RunCtx<'_>, input: &RunInput, searches: fallback::Searches) {
-        Box::pin(fallback::run(
-            ctx,
-            input,
-            searches,
-            &self.fallback_slots,
-            &self.deps.posts,
-        ))
-        .await;
+    async fn fallback(&self, ctx: RunCtx<'_>, searches: fallback::Searches) {
+        Box::pin(fallback::run(ctx, searches, &self.fallback_slots)).await;
     }
 }
 

@@ -2,9 +2,13 @@
 //! returned in this run (grounding), in the model's order when it chose,
 //! capped, with honest `unavailableSources`.
 
-use super::run::Run;
+use super::{
+    ctx::RunCtx,
+    findings::Collected,
+    run::{Run, Selection},
+};
 use crate::{
-    contract::{CombinedSuggestionsResponse, ResponseMeta},
+    contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
     degraded::Source,
     tools::fallback_hint,
 };
@@ -26,15 +30,47 @@ pub(super) struct Parts<'a> {
 
 /// Builds the response from the run.
 pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
-    let c = p.run.findings.take();
+    let collected = p.run.findings.take();
     let selection = p.run.selection();
+    assemble(p, collected, selection.as_ref())
+}
+
+/// The panel so far, while the model has not answered: the documents in
+/// `m365` order (the fallback's ranking), every post found, no hint,
+/// `meta.provisional`.
+pub(super) fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsResponse {
+    let collected = ctx.run.findings.snapshot();
+    let selection = Selection {
+        m365: m365.to_vec(),
+        posts: collected.posts.iter().map(|(r, _)| r.clone()).collect(),
+        action_hint: None,
+    };
+    let parts = Parts {
+        run: ctx.run,
+        has_token: ctx.input.graph_token.is_some(),
+        run_id: ctx.input.run_id.clone(),
+        elapsed_ms: ctx.input.arrived.elapsed().as_millis() as u64,
+    };
+    let mut panel = assemble(parts, collected, Some(&selection));
+    panel.action_hint = None;
+    panel.meta.path = RunPath::Agent;
+    panel.meta.provisional = true;
+    panel
+}
+
+/// The panel of `c`, in the `selection`'s order when there is one.
+fn assemble(
+    p: Parts<'_>,
+    c: Collected,
+    selection: Option<&Selection>,
+) -> CombinedSuggestionsResponse {
     // A source is unavailable when a call to it was lost and none answered
     // (one of three Graph queries throttled still leaves M365 consulted).
     let mut unavailable: Vec<Source> = c.lost().collect();
     if !p.has_token && !unavailable.contains(&Source::M365) {
         unavailable.push(Source::M365);
     }
-    let (m365, posts, model_hint) = match &selection {
+    let (m365, posts, model_hint) = match selection {
         Some(s) => (
             s.m365
                 .iter()
@@ -80,6 +116,7 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
             rounds: p.run.rounds(),
             elapsed_ms: p.elapsed_ms,
             degraded,
+            provisional: false,
         },
     }
 }

@@ -1,12 +1,15 @@
 //! One run, whole: what it found ([`Findings`]) and how it went — its path,
-//! its rounds, the model's selection and the run's own reasons for
-//! `meta.degraded`. Owned by the orchestrator outside the deadline future
+//! its rounds, the model's selection, the run's own reasons for
+//! `meta.degraded`, and the answers of the tool calls it made (its memo). Owned by the orchestrator outside the deadline future
 //! (what the deadline cuts keeps what was done), written by the nodes and
 //! the fallback, read once by the response builder.
 
-use std::sync::{Mutex, MutexGuard};
+use std::{
+    collections::HashMap,
+    sync::{Mutex, MutexGuard},
+};
 
-use super::findings::Findings;
+use super::findings::{Answered, Findings};
 use crate::{contract::RunPath, degraded::Degraded, tools::GraphBudget};
 
 /// The model's choice, as refs into the run's findings.
@@ -40,6 +43,10 @@ struct Outcome {
     /// An LLM call was cut by the run's time before it had a fair share of
     /// it (slow tools spent the rest): no sign of the model failing.
     llm_cut_short: bool,
+    /// Answers of the tool calls made: (tool, canonical arguments) → what
+    /// the call added. An identical call later (the model's, the
+    /// fallback's) is answered from here.
+    memo: HashMap<(String, String), Answered>,
 }
 
 impl Run {
@@ -106,6 +113,23 @@ impl Run {
     /// against the model).
     pub fn was_llm_cut_short(&self) -> bool {
         self.outcome().llm_cut_short
+    }
+
+    /// The answer of a call already made in this run with the same tool
+    /// and (canonical JSON) arguments.
+    pub(super) fn recalled(&self, tool: &str, arguments: &str) -> Option<Answered> {
+        let outcome = self.outcome();
+        outcome
+            .memo
+            .get(&(tool.to_owned(), arguments.to_owned()))
+            .cloned()
+    }
+
+    /// Keeps a call's answer, for an identical call later in the run.
+    pub(super) fn remember(&self, tool: &str, arguments: String, answered: Answered) {
+        self.outcome()
+            .memo
+            .insert((tool.to_owned(), arguments), answered);
     }
 
     /// A reason of the run's own for `meta.degraded` (once).

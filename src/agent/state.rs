@@ -1,9 +1,7 @@
 //! What the agent's graph carries from node to node: the conversation, and
 //! the run it is part of.
 
-use std::collections::HashMap;
-
-use super::{run::Run, tool_call::Answered};
+use super::run::Run;
 use crate::llm::chat::{Message, Role, ToolCall};
 
 /// What the nodes read and write: the conversation, and the run it is
@@ -14,8 +12,6 @@ pub struct RunState<'r> {
     pub messages: Vec<Message>,
     /// Round cap (`agent.max_rounds`).
     pub max_rounds: u32,
-    /// Answers of tool calls already made: (tool, canonical arguments) → results.
-    pub(super) memo: HashMap<(String, String), Answered>,
 }
 
 impl<'r> RunState<'r> {
@@ -24,7 +20,6 @@ impl<'r> RunState<'r> {
             run,
             messages,
             max_rounds,
-            memo: HashMap::new(),
         }
     }
 

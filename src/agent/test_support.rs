@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::{
     RunInput,
-    agent_graph::{llm_deadline, run},
+    agent_graph::{Plan, llm_deadline, run},
     ctx::RunCtx,
     events::Emitter,
     findings::Collected,
@@ -121,6 +121,8 @@ pub async fn run_collecting_with(
     };
     let llm_deadline = llm_deadline(input.arrived, h.settings.timeout_ms);
     let ctx = RunCtx {
+        input: &input,
+        posts: &h.deps.posts,
         conn: &h.conn,
         session: registered.id(),
         run: &ran,
@@ -131,7 +133,12 @@ pub async fn run_collecting_with(
         llm_deadline,
         llm_fair_time: (llm_deadline - input.arrived) / 2,
     };
-    let result = run(ctx, &input, h.settings.max_rounds).await;
+    // The loop as the model drives it: no searches of the run's own first.
+    let plan = Plan {
+        max_rounds: h.settings.max_rounds,
+        pre_retrieval: false,
+    };
+    let result = run(ctx, plan).await;
     let trail = events.take_trail();
     let result = result.map(|_| Ran {
         llm_calls: ran.rounds(),

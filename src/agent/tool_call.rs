@@ -12,7 +12,7 @@ use tracing::{Instrument, Span};
 use super::{
     ctx::RunCtx,
     events::{Emitter, RunEvent},
-    findings::Findings,
+    findings::{Answered, Findings},
 };
 use crate::{
     degraded::Source,
@@ -79,41 +79,6 @@ pub(super) enum Called {
     /// or answered no result of the tool's type. Its error is not kept:
     /// rmcp's messages can quote the arguments.
     Failed,
-}
-
-/// What an answered call added to the run's findings.
-#[derive(Debug, Clone)]
-pub(super) enum Answered {
-    /// Microsoft 365 items, by their refs; `broadened` when the query found
-    /// nothing and these match some of its terms.
-    M365 { refs: Vec<String>, broadened: bool },
-    /// Posts, by their refs.
-    Posts(Vec<String>),
-}
-
-impl Answered {
-    /// The refs of the results.
-    pub fn refs(&self) -> &[String] {
-        match self {
-            Self::M365 { refs, .. } | Self::Posts(refs) => refs,
-        }
-    }
-
-    /// The results as the model reads them: M365 `{ref, title, source,
-    /// description}`, posts `{ref, text, tags, category}`.
-    pub fn for_model(&self, findings: &Findings) -> String {
-        match self {
-            Self::M365 { refs, broadened } => {
-                let text = findings.text(Source::M365, refs);
-                if *broadened {
-                    format!("(nothing matched every word; these match some)\n{text}")
-                } else {
-                    text
-                }
-            }
-            Self::Posts(refs) => findings.text(Source::Posts, refs),
-        }
-    }
 }
 
 /// A call in progress: its span and clock.

@@ -8,9 +8,10 @@ use serde_json::Value;
 
 use super::{
     ctx::RunCtx,
+    findings::Answered,
     state::RunState,
     state_graph::{Node, NodeName, StepReport},
-    tool_call::{Answered, Called, Tool, ToolFailure, Traced},
+    tool_call::{Called, Tool, ToolFailure, Traced},
 };
 use crate::{
     degraded::Degraded,
@@ -27,7 +28,8 @@ struct Outcome {
     reply: Reply,
     /// The call named no offered tool or its arguments were rejected.
     invalid: bool,
-    memo_key: Option<(String, String)>,
+    /// The call's canonical arguments, when its answer goes to the run's memo.
+    memo_key: Option<String>,
 }
 
 /// What the model reads of a call.
@@ -54,21 +56,18 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
             if calls.len() > ctx.max_tool_calls {
                 ctx.run.note(Degraded::ToolCallCap);
             }
-            let runs = calls.iter().enumerate().map(|(i, call)| {
-                let memo = &state.memo;
-                async move {
-                    if i >= ctx.max_tool_calls {
-                        return Outcome {
-                            reply: Reply::Text(format!(
-                                "error: skipped, at most {} tool calls per round",
-                                ctx.max_tool_calls
-                            )),
-                            invalid: false,
-                            memo_key: None,
-                        };
-                    }
-                    execute(ctx, memo, call).await
+            let runs = calls.iter().enumerate().map(|(i, call)| async move {
+                if i >= ctx.max_tool_calls {
+                    return Outcome {
+                        reply: Reply::Text(format!(
+                            "error: skipped, at most {} tool calls per round",
+                            ctx.max_tool_calls
+                        )),
+                        invalid: false,
+                        memo_key: None,
+                    };
                 }
+                execute(ctx, call).await
             });
             let outcomes = futures::future::join_all(runs).await;
             // The orchestrator completes what the model missed.
@@ -82,7 +81,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
                     Reply::Results(answered) => {
                         let content = answered.for_model(&ctx.run.findings);
                         if let Some(key) = outcome.memo_key {
-                            state.memo.insert(key, answered);
+                            ctx.run.remember(&call.name, key, answered);
                         }
                         content
                     }
@@ -96,11 +95,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
     }
 }
 
-async fn execute(
-    ctx: &RunCtx<'_>,
-    memo: &std::collections::HashMap<(String, String), Answered>,
-    call: &ToolCall,
-) -> Outcome {
+async fn execute(ctx: &RunCtx<'_>, call: &ToolCall) -> Outcome {
     let name = call.name.as_str();
     let traced = Traced::start(name, Some(&call.id), ctx.events);
     let error = |content: String, invalid: bool| Outcome {
@@ -118,13 +113,13 @@ async fn execute(
         traced.failed(ToolFailure::InvalidArguments);
         return error("error: arguments must be a JSON object".to_owned(), true);
     };
-    let key = (name.to_owned(), Value::Object(args.clone()).to_string());
-    if let Some(answered) = memo.get(&key) {
+    let key = Value::Object(args.clone()).to_string();
+    if let Some(answered) = ctx.run.recalled(name, &key) {
         traced
             .span()
             .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
         return Outcome {
-            reply: Reply::Results(answered.clone()),
+            reply: Reply::Results(answered),
             invalid: false,
             memo_key: None,
         };

@@ -44,7 +44,8 @@ use crate::contract;
         contract::RunUsage,
         contract::ErrorBody,
         contract::ErrorDetail,
-        contract::Readiness
+        contract::Readiness,
+        crate::agent::RunEvent
     ))
 )]
 pub struct ApiDoc;

@@ -27,10 +27,14 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The Suggestions panel for a post. With `Accept: application/x-ndjson`,
-/// progress events stream one per line, the last being `{"type":"result","data":…}`.
+/// progress events stream one per line (each a `RunEvent`): a `preview`
+/// panel as soon as the first searches answer, the last being
+/// `{"type":"result","data":…}`.
 #[utoipa::path(post, path = "/api/suggestions", request_body = SuggestionsRequest,
     params(("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>")),
-    responses((status = 200, body = CombinedSuggestionsResponse), (status = 400, body = ErrorBody),
+    responses((status = 200, content(
+            (CombinedSuggestionsResponse = "application/json"),
+            (crate::agent::RunEvent = "application/x-ndjson"))), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
 pub async fn suggest(
     State(state): State<AppState>,
@@ -108,7 +112,9 @@ impl Drop for AbortOnDrop {
 /// The Suggestions panel for a stored post (the old Next.js route).
 #[utoipa::path(get, path = "/api/posts/{postId}/suggestions",
     params(("postId" = String, Path), ("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>")),
-    responses((status = 200, body = CombinedSuggestionsResponse), (status = 404, body = ErrorBody)))]
+    responses((status = 200, content(
+            (CombinedSuggestionsResponse = "application/json"),
+            (crate::agent::RunEvent = "application/x-ndjson"))), (status = 404, body = ErrorBody)))]
 pub async fn suggest_for_post(
     State(state): State<AppState>,
     Extension(Arrived(arrived)): Extension<Arrived>,

@@ -240,6 +240,10 @@ pub struct ResponseMeta {
     pub elapsed_ms: u64,
     /// Short machine-readable reasons, e.g. `llm_unconfigured`, `m365_unauthorized`.
     pub degraded: Vec<String>,
+    /// A panel the stream shows before the model answers (`preview`
+    /// event); the `result` replaces it. Absent from final answers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
 }
 
 /// Which path produced the answer.

@@ -118,6 +118,9 @@ pub struct AgentSettings {
     pub circuit_failure_threshold: u32,
     /// How long an open circuit skips the agent.
     pub circuit_cooldown_ms: u64,
+    /// The agent searches before its first model call, so the model starts
+    /// from results (one model call when they suffice).
+    pub pre_retrieval: bool,
 }
 
 /// Azure OpenAI deployments (chat for hints and the agent, embeddings for posts).

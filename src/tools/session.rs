@@ -92,6 +92,18 @@ impl GraphBudget {
         self.0.fetch_min(n, Ordering::AcqRel);
     }
 
+    /// Takes what is left above `keep` out of the budget (returned by
+    /// [`Self::give_back`]), so the next searches can spend `keep` at most.
+    pub fn set_aside(&self, keep: u32) -> u32 {
+        let before = self.0.fetch_min(keep, Ordering::AcqRel);
+        before.saturating_sub(keep)
+    }
+
+    /// Returns `n` requests set aside.
+    pub fn give_back(&self, n: u32) {
+        self.0.fetch_add(n, Ordering::AcqRel);
+    }
+
     /// Requests left.
     pub fn left(&self) -> u32 {
         self.0.load(Ordering::Acquire)
@@ -165,6 +177,22 @@ mod tests {
         assert!(
             Caller::new(None, None).take_graph_requests(100),
             "no budget: no limit"
+        );
+    }
+
+    #[test]
+    fn requests_set_aside_cannot_be_spent_until_given_back() {
+        let budget = GraphBudget::new(6);
+        let aside = budget.set_aside(2);
+        assert_eq!(aside, 4);
+        assert!(budget.take(2), "one search");
+        assert!(!budget.take(2), "no broadened retry: the rest is set aside");
+        budget.give_back(aside);
+        assert_eq!(budget.left(), 4, "the model's two searches");
+        assert_eq!(
+            GraphBudget::new(1).set_aside(2),
+            0,
+            "nothing above what is kept"
         );
     }
 }

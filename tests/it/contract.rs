@@ -25,6 +25,48 @@ fn assert_valid(doc: &Value, name: &str, value: &Value) {
     assert!(errors.is_empty(), "{name}: {errors:?}\n{value}");
 }
 
+#[tokio::test]
+async fn every_event_of_an_agent_stream_matches_the_served_openapi_schema() {
+    let app = crate::support::spawn_app_with_corpus(Options {
+        llm: true,
+        ..Options::default()
+    })
+    .await;
+    let doc = openapi(&app).await;
+    let question = json!({"postId": "q-1", "text": "Where is the deployment pipeline runbook?"});
+    let streamed = app
+        .stream(question, Some(TOKEN))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let kinds: Vec<String> = streamed
+        .lines()
+        .map(|line| {
+            let event: Value = serde_json::from_str(line).unwrap();
+            assert_valid(&doc, "RunEvent", &event);
+            event["type"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    for kind in ["tool", "preview", "node", "result"] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind}: {kinds:?}");
+    }
+    let streams = &doc["paths"]["/api/suggestions"]["post"]["responses"]["200"]["content"];
+    assert!(
+        streams["application/x-ndjson"].is_object(),
+        "the stream is described: {streams}"
+    );
+    // A schema that accepts anything would accept this too.
+    let wrong = json!({"type": "preview", "data": {"m365": "not a list"}});
+    let mut schema = doc.clone();
+    schema["$ref"] = json!("#/components/schemas/RunEvent");
+    assert!(
+        !jsonschema::draft202012::new(&schema)
+            .unwrap()
+            .is_valid(&wrong)
+    );
+}
+
 async fn json_of(res: reqwest::Response) -> (u16, Value) {
     let status = res.status().as_u16();
     (status, res.json().await.unwrap_or(Value::Null))
@@ -90,18 +132,19 @@ async fn responses_of_every_endpoint_match_the_served_openapi_schemas() {
     .await;
     assert_valid(&doc, "CombinedSuggestionsResponse", &old_route);
     let streamed = app
-        .http
-        .post(app.url("/api/suggestions"))
-        .header("accept", "application/x-ndjson")
-        .json(&json!({"postId": "q-3", "text": "deployment pipeline"}))
-        .send()
+        .stream(
+            json!({"postId": "q-3", "text": "deployment pipeline"}),
+            None,
+        )
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
     let last: Value = serde_json::from_str(streamed.lines().last().unwrap()).unwrap();
     assert_valid(&doc, "CombinedSuggestionsResponse", &last["data"]);
+    for line in streamed.lines() {
+        assert_valid(&doc, "RunEvent", &serde_json::from_str(line).unwrap());
+    }
 
     let (_, ready) = json_of(app.http.get(app.url("/readyz")).send().await.unwrap()).await;
     assert_valid(&doc, "Readiness", &ready);

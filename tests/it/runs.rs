@@ -64,9 +64,10 @@ fn nodes(record: &Value) -> Vec<&str> {
 #[tokio::test]
 async fn an_agent_run_is_looked_up_by_its_run_id_with_steps_tool_calls_and_tokens_and_no_user_text()
 {
+    // The model's two rounds alone (pre-retrieval's record: `pre_retrieval`).
     let app = spawn_app_with_corpus(Options {
         llm: true,
-        env: with_key(vec![]),
+        env: with_key(vec![("LINKUP__AGENT__PRE_RETRIEVAL", "false".into())]),
         ..Options::default()
     })
     .await;

@@ -194,7 +194,13 @@ async fn an_embedding_answer_over_the_cap_hands_the_ranking_to_the_local_model()
 
 #[tokio::test]
 async fn a_round_of_invalid_tool_calls_is_named_and_completed_by_the_fallback() {
-    let app = app(true, false, vec![]).await;
+    // The model's round is the run's only search (no pre-retrieval).
+    let app = app(
+        true,
+        false,
+        vec![("LINKUP__AGENT__PRE_RETRIEVAL", "false".into())],
+    )
+    .await;
     app.openai.chat([
         ChatStep::ToolCalls(vec![
             ("search_everything", json!({"query": "pipeline"})),

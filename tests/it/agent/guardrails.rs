@@ -14,7 +14,7 @@ use super::*;
 
 #[tokio::test]
 async fn an_identical_repeated_call_is_answered_from_the_memo() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     let call = || ChatStep::ToolCalls(vec![("search_m365", json!({"query": "pipeline"}))]);
     app.openai.chat([
         call(),
@@ -107,7 +107,7 @@ async fn hallucinated_urls_and_foreign_posts_never_reach_the_response() {
 
 #[tokio::test]
 async fn unparseable_or_fenced_final_answers_keep_the_collected_results() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     let search = || {
         ChatStep::ToolCalls(vec![(
             "search_m365",
@@ -132,7 +132,7 @@ async fn unparseable_or_fenced_final_answers_keep_the_collected_results() {
 
 #[tokio::test]
 async fn bad_arguments_unknown_tools_and_failing_tools_become_tool_errors_and_the_run_continues() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     app.graph.files(Behavior::Status(500));
     app.graph.mail(Behavior::Status(500));
     app.openai.chat([
@@ -176,7 +176,7 @@ async fn bad_arguments_unknown_tools_and_failing_tools_become_tool_errors_and_th
 
 #[tokio::test]
 async fn graph_429_on_one_expanded_query_still_merges_the_others() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     app.graph.fail_query("continuous", 429);
     app.openai.chat([
         ChatStep::ToolCalls(vec![

@@ -2,11 +2,13 @@
 //! the real graph, the real MCP tools and the fake Graph.
 //! - [`panel`]: the panel it answers, and how it falls back or is cut;
 //! - [`guardrails`]: what the model cannot do (repeat, loop, flood, invent);
-//! - [`model_io`]: what the model is offered and told, and what a run reports.
+//! - [`model_io`]: what the model is offered and told, and what a run reports;
+//! - [`pre_retrieval`]: the first searches, before the model.
 
 mod guardrails;
 mod model_io;
 mod panel;
+mod pre_retrieval;
 
 use serde_json::{Value, json};
 
@@ -21,6 +23,13 @@ pub(super) async fn agent_app(env: Vec<(&'static str, String)>) -> TestApp {
         ..Default::default()
     })
     .await
+}
+
+/// The agent app whose model decides every search (`agent.pre_retrieval`
+/// off): the loop's own mechanics, nothing searched before the model.
+pub(super) async fn loop_app(mut env: Vec<(&'static str, String)>) -> TestApp {
+    env.push(("LINKUP__AGENT__PRE_RETRIEVAL", "false".into()));
+    agent_app(env).await
 }
 
 pub(super) fn question() -> Value {

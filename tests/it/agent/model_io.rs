@@ -141,15 +141,7 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
         ]
     };
     app.openai.chat(script());
-    let res = app
-        .http
-        .post(app.url("/api/suggestions"))
-        .bearer_auth(TOKEN)
-        .header("accept", "application/x-ndjson")
-        .json(&question())
-        .send()
-        .await
-        .unwrap();
+    let res = app.stream(question(), Some(TOKEN)).await;
     assert_eq!(res.headers()["content-type"], "application/x-ndjson");
     let lines: Vec<Value> = res
         .text()
@@ -168,19 +160,26 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
             )
         })
         .collect();
-    // Nothing runs before the first LLM round, so it is the first event.
-    let first_node = &lines[0];
-    assert_eq!(first_node["type"], "node");
-    assert_eq!(first_node["node"], "llmCall");
+    // Pre-retrieval's two searches come first, then its preview, then its step.
+    let mut first_tools = kinds[..2].to_vec();
+    first_tools.sort();
+    assert_eq!(first_tools, ["tool:search_m365", "tool:search_posts"]);
+    assert_eq!(kinds[2], "preview:");
+    assert_eq!(lines[2]["data"]["meta"]["provisional"], true);
+    assert_eq!(kinds[3], "node:retrieve");
+    assert_eq!(lines[3]["round"], 0);
+    let first_round = &lines[4];
+    assert_eq!(first_round["node"], "llmCall");
     assert_eq!(
-        first_node["toolCalls"],
+        first_round["toolCalls"],
         json!(["search_m365", "search_posts"])
     );
-    assert_eq!(first_node["round"], 1);
+    assert_eq!(first_round["round"], 1);
     let node_order: Vec<&String> = kinds.iter().filter(|k| k.starts_with("node:")).collect();
     assert_eq!(
         node_order,
         vec![
+            "node:retrieve",
             "node:llmCall",
             "node:toolExec",
             "node:llmCall",
@@ -203,7 +202,7 @@ async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_respon
 
 #[tokio::test]
 async fn the_model_reads_that_a_search_was_broadened() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     app.openai.chat([
         ChatStep::ToolCalls(vec![(
             "search_m365",

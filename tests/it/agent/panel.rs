@@ -16,7 +16,7 @@ use super::*;
 
 #[tokio::test]
 async fn agent_returns_the_combined_response_from_its_tool_results_without_duplicates() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     app.openai.chat([
         ChatStep::ToolCalls(vec![
             ("search_m365", json!({"query": "deployment pipeline"})),
@@ -96,7 +96,7 @@ async fn all_tools_empty_give_empty_arrays_and_a_null_hint() {
 
 #[tokio::test]
 async fn expanded_queries_run_in_parallel_and_find_more_than_the_raw_text() {
-    let app = agent_app(vec![]).await;
+    let app = loop_app(vec![]).await;
     app.graph.files(Behavior::Delay(Duration::from_millis(300)));
     app.graph.mail(Behavior::Delay(Duration::from_millis(300)));
     let raw = "How do I set up a deployment pipeline for our repo?";
@@ -209,7 +209,12 @@ async fn slow_tools_give_partial_results_by_the_deadline() {
 
 #[tokio::test]
 async fn a_deadline_before_any_posts_search_still_answers_with_posts_found_by_words() {
-    let app = agent_app_with_embeddings(vec![("LINKUP__AGENT__TIMEOUT_MS", "1000".into())]).await;
+    // No posts search before the model (pre-retrieval makes one).
+    let app = agent_app_with_embeddings(vec![
+        ("LINKUP__AGENT__TIMEOUT_MS", "1000".into()),
+        ("LINKUP__AGENT__PRE_RETRIEVAL", "false".into()),
+    ])
+    .await;
     app.graph.files(Behavior::Hang);
     app.graph.mail(Behavior::Hang);
     // The model searches Microsoft 365 only, and Graph hangs past the deadline.
@@ -227,7 +232,9 @@ async fn a_deadline_before_any_posts_search_still_answers_with_posts_found_by_wo
 
 #[tokio::test]
 async fn when_the_model_searches_posts_the_run_embeds_one_query_not_two() {
-    let app = agent_app_with_embeddings(vec![]).await;
+    // The model's search alone (pre-retrieval's would embed the post's text).
+    let app =
+        agent_app_with_embeddings(vec![("LINKUP__AGENT__PRE_RETRIEVAL", "false".into())]).await;
     app.openai.chat([
         ChatStep::ToolCalls(vec![(
             "search_posts",

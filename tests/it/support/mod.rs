@@ -203,6 +203,20 @@ impl TestApp {
         (status, res.json().await.unwrap_or(Value::Null))
     }
 
+    /// `POST /api/suggestions` asking for the NDJSON event stream, with an
+    /// optional Graph token; the response, to read as it streams.
+    pub async fn stream(&self, body: Value, token: Option<&str>) -> reqwest::Response {
+        let mut req = self
+            .http
+            .post(self.url("/api/suggestions"))
+            .header("accept", "application/x-ndjson")
+            .json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.expect("request")
+    }
+
     /// `GET path`, its JSON body (whatever the status).
     pub async fn get_json(&self, path: &str) -> Value {
         let res = self.http.get(self.url(path)).send().await.expect("get");

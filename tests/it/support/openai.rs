@@ -38,6 +38,17 @@ pub enum ChatStep {
     RawToolCall(&'static str, &'static str),
     /// The final structured answer (serialised into `content`).
     Final(Value),
+    /// A model that answers from what it was given when that holds what it
+    /// looks for: when a result line of the request (in a tool message or
+    /// the run's first results) contains one of `looks_for`
+    /// (case-insensitive) — a document's (`m3 | …`) when `search_m365` is
+    /// offered, else a post's (`p2 | …`) — the final answer as [`SelectAll`];
+    /// else the tool calls of `search`. In a queue, the step after it is the
+    /// answer after searching, skipped when it answers at once.
+    SearchUnlessFound {
+        looks_for: Vec<String>,
+        search: Vec<(&'static str, Value)>,
+    },
     /// The final answer of a model that keeps everything it was shown: every
     /// ref the tool messages listed (`m3 | …` lines), in order, at most 10
     /// documents and 5 posts; what broadened searches found only when no
@@ -498,6 +509,19 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
             Fault::Huge => ChatStep::Huge,
             Fault::Drip => ChatStep::Drip,
         });
+        let step = match step {
+            Some(ChatStep::SearchUnlessFound { looks_for, search }) => {
+                if holds_any(request, &looks_for) {
+                    if s.by_round.is_empty() {
+                        s.chat.pop_front();
+                    }
+                    Some(ChatStep::SelectAll)
+                } else {
+                    Some(ChatStep::ToolCalls(search))
+                }
+            }
+            other => other,
+        };
         (fault.or(step), s.chat_latency)
     };
     if !latency.is_zero() {
@@ -511,6 +535,7 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         ChatStep::Reply(text) => (Value::String(text), Vec::new()),
         ChatStep::Final(answer) => (Value::String(answer.to_string()), Vec::new()),
         ChatStep::SelectAll => (Value::String(select_all(request).to_string()), Vec::new()),
+        ChatStep::SearchUnlessFound { .. } => unreachable!("chosen above"),
         ChatStep::ToolCalls(calls) => (
             Value::Null,
             calls.into_iter().map(|(n, a)| (n, a.to_string())).collect(),
@@ -552,22 +577,63 @@ async fn chat(script: &Mutex<Script>, deployment: &str, request: &Value) -> Resp
         .into_response()
 }
 
-/// Every ref listed in the request's tool messages, in order.
-fn select_all(request: &Value) -> Value {
-    let (mut m365, mut posts) = (Vec::<String>::new(), Vec::<String>::new());
-    let all_texts: Vec<&str> = request["messages"]
+/// The texts of the request's messages that can list results: tool
+/// messages, and user messages (the run's first results follow the post).
+fn result_texts(request: &Value) -> Vec<&str> {
+    request["messages"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|m| m["role"] == "tool")
+        .filter(|m| m["role"] == "tool" || m["role"] == "user")
         .filter_map(|m| m["content"].as_str())
-        .collect();
+        .collect()
+}
+
+/// Whether a result line of the request holds one of `terms`: a
+/// document's (`m3 | …`) when Microsoft 365 search is offered, else a
+/// post's (`p2 | …`).
+fn holds_any(request: &Value, terms: &[String]) -> bool {
+    let terms: Vec<String> = terms.iter().map(|t| t.to_lowercase()).collect();
+    let m365_offered = request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| t["function"]["name"] == "search_m365");
+    let wanted = if m365_offered { b'm' } else { b'p' };
+    result_texts(request)
+        .iter()
+        .flat_map(|t| t.lines())
+        .filter(|l| result_ref(l.split(" | ").next().unwrap_or_default()) == Some(wanted))
+        .filter(|l| !l.ends_with("(listed above)"))
+        .any(|l| {
+            let l = l.to_lowercase();
+            terms.iter().any(|t| l.contains(t.as_str()))
+        })
+}
+
+/// `m` or `p` when `r` is a result ref (`m3`, `p12`).
+fn result_ref(r: &str) -> Option<u8> {
+    let digits = r
+        .get(1..)
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    match r.as_bytes().first() {
+        Some(b @ (b'm' | b'p')) if digits => Some(*b),
+        _ => None,
+    }
+}
+
+/// Every ref listed in the request's tool messages and first results, in order.
+fn select_all(request: &Value) -> Value {
+    let (mut m365, mut posts) = (Vec::<String>::new(), Vec::<String>::new());
+    let all_texts = result_texts(request);
     // Like a careful model, it leaves out what a broadened search found when
     // a search matching every word found something.
     let broad = |t: &&str| t.starts_with("(nothing matched every word");
-    let exact_found = all_texts
-        .iter()
-        .any(|t| !broad(t) && t.lines().any(|l| l.starts_with('m')));
+    let exact_found = all_texts.iter().any(|t| {
+        !broad(t)
+            && t.lines()
+                .any(|l| result_ref(l.split(" | ").next().unwrap_or_default()) == Some(b'm'))
+    });
     let tool_texts = all_texts.into_iter().filter(|t| !(exact_found && broad(t)));
     // One result per line (`m3 | …`), or a JSON array of `{ref, …}` objects.
     let refs = tool_texts.flat_map(|text| match serde_json::from_str::<Vec<Value>>(text) {
@@ -582,13 +648,10 @@ fn select_all(request: &Value) -> Value {
     });
     for r in refs {
         let r = r.as_str();
-        let digits = r
-            .get(1..)
-            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-        let list = match r.as_bytes().first() {
-            Some(b'm') if digits => &mut m365,
-            Some(b'p') if digits => &mut posts,
-            _ => continue,
+        let list = match result_ref(r) {
+            Some(b'm') => &mut m365,
+            Some(_) => &mut posts,
+            None => continue,
         };
         if !list.iter().any(|x| x == r) {
             list.push(r.to_owned());

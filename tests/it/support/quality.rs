@@ -147,9 +147,12 @@ pub struct Figures {
     pub questions: usize,
     /// The fallback (no LLM): its keyword queries.
     pub fallback_m365: M365Figures,
-    /// The agent with a scripted model that searches `agentQueries` and keeps
-    /// every result it was shown (so this measures the search, not a model's choice).
-    pub agent_m365: M365Figures,
+    /// The agent (pre-retrieval on, the default) with a scripted model that
+    /// keeps every result it was shown (so this measures the search, not a
+    /// model's choice): see `agent_run`.
+    pub agent: AgentFigures,
+    /// The same with pre-retrieval off: the model decides every search.
+    pub agent_model_searches: AgentFigures,
     /// Posts by words only (`posts.embedder = none`).
     pub posts_words: PostFigures,
     /// Posts by words and the local model (nothing configured).
@@ -159,12 +162,21 @@ pub struct Figures {
     /// Posts by words and a real model's vectors behind the Azure wire
     /// format (None when its vectors file is absent).
     pub posts_azure_real: Option<PostFigures>,
-    pub chat_calls_per_request: f64,
-    pub chat_bytes_per_request: f64,
     /// The same measures per language slice (`en`, `ko`, `ko→en`, `en→ko`).
     pub slices: BTreeMap<&'static str, Slice>,
     /// What failed, one line per question and measure, with the queries sent.
     pub failures: Vec<String>,
+}
+
+/// The agent's figures on one course.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct AgentFigures {
+    pub m365: M365Figures,
+    pub posts: PostFigures,
+    pub chat_calls_per_request: f64,
+    /// Share of the views answered in one chat call.
+    pub one_call_share: f64,
+    pub chat_bytes_per_request: f64,
 }
 
 /// The figures of one language slice. In `ko→en` and `en→ko` a hit is a
@@ -627,15 +639,29 @@ pub async fn evaluate(half: Half) -> Figures {
             Some(posts_run(&real, &english, "azure-real", &mut f.failures, &mut unused).await);
     }
 
+    f.agent = agent_run(&set, true, &mut f.failures).await;
+    f.agent_model_searches = agent_run(&set, false, &mut Vec::new()).await;
+    f
+}
+
+/// The agent with a scripted model over every question, pre-retrieval on
+/// or off. The model plans the question's `agentQueries` and a posts
+/// search; with pre-retrieval it answers at once when a result it was
+/// given holds a word of its first planned query, and makes its plan
+/// otherwise; it keeps every result it was shown.
+async fn agent_run(set: &Set, pre_retrieval: bool, failures: &mut Vec<String>) -> AgentFigures {
     let agent = app(
-        &set,
+        set,
         Options {
             llm: true,
+            env: vec![("LINKUP__AGENT__PRE_RETRIEVAL", pre_retrieval.to_string())],
             ..Options::default()
         },
     )
     .await;
     let mut m365 = M365Sum::default();
+    let mut posts = PostSum::default();
+    let mut one_call = 0;
     let before = chat_requests(&agent.openai.received()).count();
     for q in &set.questions {
         let mut calls: Vec<(&'static str, Value)> = q
@@ -644,28 +670,48 @@ pub async fn evaluate(half: Half) -> Figures {
             .map(|query| ("search_m365", json!({ "query": query })))
             .collect();
         calls.push(("search_posts", json!({ "query": q.text })));
-        agent
-            .openai
-            .chat([ChatStep::ToolCalls(calls), ChatStep::SelectAll]);
+        let first = if pre_retrieval {
+            let looks_for = q.agent_queries.first().map_or_else(Vec::new, |query| {
+                query
+                    .split_whitespace()
+                    .filter(|w| w.chars().count() >= 2)
+                    .map(str::to_owned)
+                    .collect()
+            });
+            ChatStep::SearchUnlessFound {
+                looks_for,
+                search: calls,
+            }
+        } else {
+            ChatStep::ToolCalls(calls)
+        };
+        agent.openai.chat([first, ChatStep::SelectAll]);
         let sent = agent.graph.queries().len();
         let body = ask(&agent, q).await;
         assert_eq!(body["meta"]["path"], "agent", "{body}");
+        if body["meta"]["rounds"] == 1 {
+            one_call += 1;
+        }
         let queries = agent.graph.queries()[sent..].to_vec();
-        if let Some(failed) = m365.add(&m365_ids(&set, &body), &q.m365, queries.len()) {
-            f.failures.push(format!(
+        if let Some(failed) = m365.add(&m365_ids(set, &body), &q.m365, queries.len()) {
+            failures.push(format!(
                 "{} m365 agent [{}]: {failed}; queries {queries:?}",
                 q.id, q.text
             ));
         }
+        posts.add(&super::post_ids(&body), &q.posts);
     }
     let received = agent.openai.received();
     let calls: Vec<&Received> = chat_requests(&received).skip(before).collect();
     let bytes: usize = calls.iter().map(|r| r.bytes_in).sum();
     let n = set.questions.len().max(1) as f64;
-    f.agent_m365 = m365.figures();
-    f.chat_calls_per_request = calls.len() as f64 / n;
-    f.chat_bytes_per_request = bytes as f64 / n;
-    f
+    AgentFigures {
+        m365: m365.figures(),
+        posts: posts.figures(),
+        chat_calls_per_request: calls.len() as f64 / n,
+        one_call_share: one_call as f64 / n,
+        chat_bytes_per_request: bytes as f64 / n,
+    }
 }
 
 /// `app` with the set's documents and posts.
@@ -725,20 +771,32 @@ impl Figures {
                 s.posts_azure_fake.unrelated_per_panel,
             ));
         }
+        let agent = |name: &str, a: &AgentFigures| {
+            format!(
+                "{}{}| agent request, {name} | {:.2} chat calls ({:.0} % in one) · {:.0} bytes sent to the LLM |\n",
+                m(&format!("agent, {name}"), &a.m365),
+                p(&format!("agent, {name}"), &a.posts),
+                a.chat_calls_per_request,
+                100.0 * a.one_call_share,
+                a.chat_bytes_per_request,
+            )
+        };
         format!(
-            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}| agent request | {:.2} chat calls · {:.0} bytes sent to the LLM |\n{slices}",
+            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}{}{slices}",
             self.questions,
             m("fallback", &self.fallback_m365),
-            m(
-                "agent (scripted model keeping what it is shown)",
-                &self.agent_m365
+            agent(
+                "pre-retrieval (scripted model keeping what it is shown)",
+                &self.agent
+            ),
+            agent(
+                "the model's searches only (pre_retrieval = false)",
+                &self.agent_model_searches
             ),
             p("words only (posts.embedder = none)", &self.posts_words),
             p("local model (nothing configured)", &self.posts_local),
             p("fake Azure embedding model", &self.posts_azure_fake),
             real,
-            self.chat_calls_per_request,
-            self.chat_bytes_per_request,
         )
     }
 }

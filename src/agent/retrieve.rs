@@ -1,0 +1,104 @@
+//! retrieve (pre-retrieval): before the first model call, the fallback's
+//! broad Microsoft 365 search (its most specific words OR-ed; one search:
+//! two Graph requests, files and mail) and its posts search, as tool calls
+//! of the run (events, run record, memo). The documents are ranked as the
+//! fallback ranks them, unrelated ones left out; the first llmCall reads
+//! the results, and a streaming client gets the panel they make at once
+//! (`preview`).
+
+use futures::future::BoxFuture;
+
+use super::{
+    ctx::RunCtx,
+    events::RunEvent,
+    fallback, panel, prompt,
+    state::RunState,
+    state_graph::{Node, NodeName, StepReport},
+    tool_call::Tool,
+};
+use crate::{
+    degraded::{Degraded, Source},
+    llm::LlmError,
+    msgraph::GraphErrorKind,
+};
+
+pub const NAME: NodeName = "retrieve";
+
+/// Graph requests pre-retrieval makes at most: one search, files and mail
+/// (the panel's other four are the model's, for up to two searches).
+pub const GRAPH_REQUESTS: u32 = 2;
+
+pub struct Retrieve<'a>(pub &'a RunCtx<'a>);
+
+impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
+    fn name(&self) -> NodeName {
+        NAME
+    }
+
+    fn run<'a>(
+        &'a self,
+        state: &'a mut RunState<'r>,
+    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+        Box::pin(async move {
+            let ctx = *self.0;
+            let query = fallback::broad_query(ctx).filter(|_| ctx.input.graph_token.is_some());
+            // Slow searches do not take the model's time: past half its fair
+            // share, the model starts without them (and may search itself).
+            let bound = ctx.llm_fair_time / 2;
+            let m365 = async {
+                let query = query.as_deref()?;
+                // One search: nothing left for a broadened retry.
+                let budget = ctx.run.graph_budget();
+                let aside = budget.set_aside(GRAPH_REQUESTS);
+                let search = fallback::call(ctx, Tool::SearchM365, fallback::m365_arguments(query));
+                let answered = tokio::time::timeout(bound, search).await;
+                budget.give_back(aside);
+                Some(answered.unwrap_or_else(|_| {
+                    let timeout = Degraded::M365(GraphErrorKind::Timeout);
+                    ctx.run.findings.lost(Source::M365, timeout);
+                    None
+                }))
+            };
+            // A posts search cut here is not lost: the model's, the
+            // fallback's or the deadline's makes one.
+            let posts = tokio::time::timeout(
+                bound,
+                fallback::call(ctx, Tool::SearchPosts, fallback::posts_arguments(ctx.input)),
+            );
+            let (m365, posts) = futures::join!(m365, posts);
+            let posts = posts.ok().flatten();
+            // The documents as the fallback ranks them, those the local
+            // model finds unrelated to the post left out: what the model
+            // reads, and the preview.
+            let m365 = m365.map(|answered| {
+                answered.map(|a| {
+                    let (ranked, drop) = fallback::ranked_m365(ctx, &[Some(a.clone())], &[]);
+                    ctx.run.findings.rerank_m365(&ranked, &drop);
+                    a.keeping(&ranked)
+                })
+            });
+            if ctx.events.listening() {
+                let ranked = m365
+                    .clone()
+                    .flatten()
+                    .map(|a| a.refs().to_vec())
+                    .unwrap_or_default();
+                ctx.events.emit(RunEvent::Preview {
+                    data: Box::new(panel::preview(ctx, &ranked)),
+                });
+            }
+            let found = prompt::Found {
+                m365: m365.map(|answered| (query.unwrap_or_default(), answered)),
+                posts,
+            };
+            state
+                .messages
+                .push(prompt::first_results(&found, &ctx.run.findings));
+            let mut tool_calls = vec![Tool::SearchPosts.name().to_owned()];
+            if found.m365.is_some() {
+                tool_calls.insert(0, Tool::SearchM365.name().to_owned());
+            }
+            Ok(StepReport { tool_calls })
+        })
+    }
+}
