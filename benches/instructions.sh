@@ -7,6 +7,7 @@
 #
 #   benches/instructions.sh B1 [B5 ...]          # this checkout's release build
 #   SERVICE=/path/to/other/build benches/instructions.sh B1
+#   BENCH=/path/to/load-bench-binary benches/instructions.sh B1   # no cargo build
 #   TRACES=1 benches/instructions.sh B1             # exporting traces (OTLP) to
 #                                                   # a local receiver
 #   DATABASE_URL=postgres://… benches/instructions.sh B1   # posts in PostgreSQL
@@ -17,8 +18,9 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: $0 B1 [B5 ...]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
 
-bench=$(cargo bench --locked --bench load --no-run 2>&1 |
-    grep -o 'target/release/deps/load-[0-9a-f]*' | head -1)
+# BENCH: a load bench binary already built (else this checkout's is built).
+bench=${BENCH:-$(cargo bench --locked --bench load --no-run 2>&1 |
+    grep -o 'target/release/deps/load-[0-9a-f]*' | head -1)}
 service=$(realpath "${SERVICE:-target/release/linkup-suggestions}")
 valgrind=$(command -v valgrind)
 work=$(mktemp -d)

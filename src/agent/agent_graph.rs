@@ -78,7 +78,7 @@ pub async fn run<'r>(ctx: RunCtx<'r>, plan: Plan) -> Result<RunState<'r>, GraphE
         .edge(format_response::NAME, Edge::To(END));
     let result = graph
         .run(&mut state, |step, s| {
-            ctx.events.emit(RunEvent::Node {
+            ctx.run.emit(RunEvent::Node {
                 node: step.node,
                 step: step.step,
                 round: s.run.rounds(),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{RunInput, events::Emitter, run::Run};
+use super::{RunInput, run::Run};
 use crate::{
     llm::{ChatModel, chat::ToolSpec},
     posts::PostIndex,
@@ -13,8 +13,8 @@ use crate::{
 };
 
 /// The one context of a run that its nodes, its tool calls and the
-/// fallback borrow: the request, where tool calls go, the run they write,
-/// where events go, and what the model is offered and given.
+/// fallback borrow: the request, where tool calls go, the run they write
+/// (and its events), and what the model is offered and given.
 #[derive(Clone, Copy)]
 pub struct RunCtx<'a> {
     /// What the request asks for.
@@ -26,7 +26,6 @@ pub struct RunCtx<'a> {
     pub session: &'a str,
     /// The run: findings, rounds, selection, reasons, Graph budget.
     pub run: &'a Run,
-    pub events: &'a Emitter,
     pub llm: &'a dyn ChatModel,
     /// The tools offered to the model.
     pub tools: &'a [ToolSpec],

@@ -2,8 +2,6 @@
 //! when someone listens, and always kept in the run's trail, which becomes its
 //! run record (`GET /api/runs/{runId}`).
 
-use std::sync::{Arc, Mutex};
-
 use serde::Serialize;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -62,12 +60,56 @@ pub struct Trail {
     pub llm_usage: Vec<RunUsage>,
 }
 
-/// Where a run reports its progress: its trail, and the stream if one listens.
-/// Clones share both.
+impl Trail {
+    /// Keeps what `event` says about the run's steps and tool calls.
+    pub fn record(&mut self, event: &RunEvent) {
+        match event {
+            RunEvent::Node {
+                node,
+                step,
+                round,
+                elapsed_ms,
+                ..
+            } => self.steps.push(RunStep {
+                node: (*node).to_owned(),
+                step: *step,
+                round: *round,
+                elapsed_ms: *elapsed_ms,
+            }),
+            RunEvent::Tool {
+                tool,
+                ok,
+                error_kind,
+                count,
+                elapsed_ms,
+                arguments,
+                ..
+            } => self.tool_calls.push(RunToolCall {
+                tool: tool.clone(),
+                ok: *ok,
+                error_kind: error_kind.map(str::to_owned),
+                count: *count,
+                elapsed_ms: *elapsed_ms,
+                arguments: arguments.clone(),
+            }),
+            RunEvent::Fallback { .. } | RunEvent::Preview { .. } | RunEvent::Result { .. } => {}
+        }
+    }
+
+    /// Records the tokens of the chat call that made `round`.
+    pub fn usage(&mut self, round: u32, input_tokens: u64, output_tokens: u64) {
+        self.llm_usage.push(RunUsage {
+            round,
+            input_tokens,
+            output_tokens,
+        });
+    }
+}
+
+/// Where a run's events go when someone listens: the NDJSON stream.
 #[derive(Clone, Default)]
 pub struct Emitter {
     stream: Option<UnboundedSender<RunEvent>>,
-    trail: Arc<Mutex<Trail>>,
     /// Tool events carry arguments and results (`log.payloads`).
     payloads: bool,
 }
@@ -76,7 +118,6 @@ impl Emitter {
     pub fn new(tx: UnboundedSender<RunEvent>) -> Self {
         Self {
             stream: Some(tx),
-            trail: Arc::default(),
             payloads: false,
         }
     }
@@ -97,70 +138,10 @@ impl Emitter {
         self.stream.is_some()
     }
 
-    pub fn emit(&self, event: RunEvent) {
-        match &event {
-            RunEvent::Node {
-                node,
-                step,
-                round,
-                elapsed_ms,
-                ..
-            } => self.record(|t| {
-                t.steps.push(RunStep {
-                    node: (*node).to_owned(),
-                    step: *step,
-                    round: *round,
-                    elapsed_ms: *elapsed_ms,
-                })
-            }),
-            RunEvent::Tool {
-                tool,
-                ok,
-                error_kind,
-                count,
-                elapsed_ms,
-                arguments,
-                ..
-            } => self.record(|t| {
-                t.tool_calls.push(RunToolCall {
-                    tool: tool.clone(),
-                    ok: *ok,
-                    error_kind: error_kind.map(str::to_owned),
-                    count: *count,
-                    elapsed_ms: *elapsed_ms,
-                    arguments: arguments.clone(),
-                })
-            }),
-            RunEvent::Fallback { .. } | RunEvent::Preview { .. } | RunEvent::Result { .. } => {}
-        }
+    /// Sends `event` to the stream, if one listens.
+    pub fn send(&self, event: RunEvent) {
         if let Some(tx) = &self.stream {
             let _ = tx.send(event);
-        }
-    }
-
-    /// Records the tokens of the chat call that made `round`.
-    pub fn usage(&self, round: u32, input_tokens: u64, output_tokens: u64) {
-        self.record(|t| {
-            t.llm_usage.push(RunUsage {
-                round,
-                input_tokens,
-                output_tokens,
-            })
-        });
-    }
-
-    /// The trail so far, leaving an empty one.
-    pub fn take_trail(&self) -> Trail {
-        self.trail
-            .lock()
-            .map(|mut t| std::mem::take(&mut *t))
-            .unwrap_or_default()
-    }
-
-    fn record(&self, f: impl FnOnce(&mut Trail)) {
-        // A poisoned trail only loses the record's detail, never the run.
-        if let Ok(mut trail) = self.trail.lock() {
-            f(&mut trail);
         }
     }
 }

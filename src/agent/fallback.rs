@@ -151,7 +151,7 @@ pub(super) async fn call(ctx: RunCtx<'_>, tool: Tool, args: Value) -> Option<Ans
     if let Some(answered) = ctx.run.recalled(tool.name(), &key) {
         return Some(answered);
     }
-    let called = Traced::start(tool.name(), None, ctx.events)
+    let called = Traced::start(tool.name(), None, ctx.run)
         .call(tool, ctx, arguments)
         .await;
     match called {

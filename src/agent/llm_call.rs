@@ -122,7 +122,7 @@ fn record(span: &tracing::Span, completion: &Completion, round: u32, ctx: &RunCt
                 "chat done"
             );
         });
-        ctx.events.usage(round, u.input_tokens, u.output_tokens);
+        ctx.run.usage(round, u.input_tokens, u.output_tokens);
     }
 }
 

@@ -95,10 +95,12 @@ impl Orchestrator {
 
     /// Runs one request to its panel, by the deadline whatever the upstreams do.
     pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
-        let events = events.with_payloads(self.payloads);
         let span = report::invoke_agent_span(&input.run_id);
-        let run = Run::new(GRAPH_REQUESTS_PER_PANEL);
-        self.work_by_deadline(&input, &run, &events, &span).await;
+        let run = Run::new(
+            GRAPH_REQUESTS_PER_PANEL,
+            events.with_payloads(self.payloads),
+        );
+        self.work_by_deadline(&input, &run, &span).await;
         if self.deps.posts.stale() {
             run.note(Degraded::PostsStale);
         }
@@ -116,7 +118,7 @@ impl Orchestrator {
             },
             &input,
             &response,
-            &events,
+            &run,
             &span,
         );
         response
@@ -124,7 +126,7 @@ impl Orchestrator {
 
     /// The run's work, cut at the deadline: what it cut is then said lost,
     /// and posts searched by words when no search finished.
-    async fn work_by_deadline(&self, input: &RunInput, run: &Run, events: &Emitter, span: &Span) {
+    async fn work_by_deadline(&self, input: &RunInput, run: &Run, span: &Span) {
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
@@ -138,7 +140,6 @@ impl Orchestrator {
             conn: &self.conn,
             session: registered.id(),
             run,
-            events,
             llm: &*self.llm,
             tools: self.tools.for_caller(input.graph_token.is_some()),
             max_tool_calls: self.settings.max_tool_calls_per_round,
@@ -235,7 +236,7 @@ impl Orchestrator {
     /// The fallback for `reason`, making `searches`.
     async fn fall_back(&self, ctx: RunCtx<'_>, reason: Degraded, searches: fallback::Searches) {
         ctx.run.note(reason);
-        ctx.events.emit(RunEvent::Fallback {
+        ctx.run.emit(RunEvent::Fallback {
             reason: reason.to_string(),
         });
         ctx.run.take_path(RunPath::Fallback);

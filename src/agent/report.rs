@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tracing::{Span, field::Empty};
 
-use super::{Emitter, RunEvent, RunInput, events};
+use super::{RunEvent, RunInput, events, run::Run};
 use crate::{
     contract::{CombinedSuggestionsResponse, RunRecord},
     metrics::Metrics,
@@ -27,7 +27,7 @@ pub(super) fn finish(
     sinks: Sinks<'_>,
     input: &RunInput,
     response: &CombinedSuggestionsResponse,
-    events: &Emitter,
+    run: &Run,
     span: &Span,
 ) {
     let meta = &response.meta;
@@ -43,8 +43,8 @@ pub(super) fn finish(
         elapsed.as_secs_f64(),
         elapsed > Duration::from_millis(sinks.timeout_ms + LATE_MS),
     );
-    sinks.runs.record(run_record(response, events.take_trail()));
-    events.emit(RunEvent::Result {
+    sinks.runs.record(run_record(response, run.take_trail()));
+    run.emit(RunEvent::Result {
         data: Box::new(response.clone()),
     });
 }

@@ -1,6 +1,8 @@
 //! One run, whole: what it found ([`Findings`]) and how it went — its path,
 //! its rounds, the model's selection, the run's own reasons for
-//! `meta.degraded`, and the answers of the tool calls it made (its memo). Owned by the orchestrator outside the deadline future
+//! `meta.degraded`, the answers of the tool calls it made (its memo), its
+//! trail (steps, tool calls, tokens: its run record) and where its events
+//! stream. Owned by the orchestrator outside the deadline future
 //! (what the deadline cuts keeps what was done), written by the nodes and
 //! the fallback, read once by the response builder.
 
@@ -9,7 +11,10 @@ use std::{
     sync::{Mutex, MutexGuard},
 };
 
-use super::findings::{Answered, Findings};
+use super::{
+    events::{Emitter, RunEvent, Trail},
+    findings::{Answered, Findings},
+};
 use crate::{contract::RunPath, degraded::Degraded, tools::GraphBudget};
 
 /// The model's choice, as refs into the run's findings.
@@ -28,6 +33,8 @@ pub struct Run {
     /// Microsoft Graph requests the run's searches may still make (the
     /// run's MCP caller spends the same).
     graph_budget: GraphBudget,
+    /// Where the run's events stream, when someone listens.
+    events: Emitter,
 }
 
 /// How the run turned out so far: its path, rounds, the model's choice,
@@ -47,16 +54,41 @@ struct Outcome {
     /// the call added. An identical call later (the model's, the
     /// fallback's) is answered from here.
     memo: HashMap<(String, String), Answered>,
+    /// Steps, tool calls and tokens so far: the run record's.
+    trail: Trail,
 }
 
 impl Run {
-    /// A run that may make `graph_requests` Microsoft Graph requests.
-    pub fn new(graph_requests: u32) -> Self {
+    /// A run that may make `graph_requests` Microsoft Graph requests and
+    /// streams its events to `events`.
+    pub fn new(graph_requests: u32, events: Emitter) -> Self {
         Self {
             findings: Findings::default(),
             outcome: Mutex::default(),
             graph_budget: GraphBudget::new(graph_requests),
+            events,
         }
+    }
+
+    /// Keeps `event` in the trail and streams it.
+    pub fn emit(&self, event: RunEvent) {
+        self.outcome().trail.record(&event);
+        self.events.send(event);
+    }
+
+    /// Records the tokens of the chat call that made `round`.
+    pub fn usage(&self, round: u32, input_tokens: u64, output_tokens: u64) {
+        self.outcome().trail.usage(round, input_tokens, output_tokens);
+    }
+
+    /// The trail so far, leaving an empty one (the run is over).
+    pub fn take_trail(&self) -> Trail {
+        std::mem::take(&mut self.outcome().trail)
+    }
+
+    /// Where the run's events stream (whether one listens; payloads).
+    pub fn events(&self) -> &Emitter {
+        &self.events
     }
 
     /// The Graph requests the run may still make.

@@ -107,9 +107,20 @@ pub async fn run_collecting_with(
     model: &ScriptedModel,
     events: Emitter,
 ) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+    run_planned(h, model, events, false).await
+}
+
+/// Runs the graph, starting with `retrieve` when `pre_retrieval` (else the
+/// loop as the model drives it: no searches of the run's own first).
+pub async fn run_planned(
+    h: &Harness,
+    model: &ScriptedModel,
+    events: Emitter,
+    pre_retrieval: bool,
+) -> (Result<Ran, GraphError<LlmError>>, Collected) {
     let text = "How do I set up a deployment pipeline?";
     let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
-    let ran = Run::new(6);
+    let ran = Run::new(6, events);
     let input = RunInput {
         run_id: RunInput::new_run_id(),
         post_id: "p-new".into(),
@@ -126,20 +137,18 @@ pub async fn run_collecting_with(
         conn: &h.conn,
         session: registered.id(),
         run: &ran,
-        events: &events,
         llm: model,
         tools: h.tools.for_caller(false),
         max_tool_calls: h.settings.max_tool_calls_per_round,
         llm_deadline,
         llm_fair_time: (llm_deadline - input.arrived) / 2,
     };
-    // The loop as the model drives it: no searches of the run's own first.
     let plan = Plan {
         max_rounds: h.settings.max_rounds,
-        pre_retrieval: false,
+        pre_retrieval,
     };
     let result = run(ctx, plan).await;
-    let trail = events.take_trail();
+    let trail = ran.take_trail();
     let result = result.map(|_| Ran {
         llm_calls: ran.rounds(),
         usage: trail

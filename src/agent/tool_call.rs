@@ -11,8 +11,9 @@ use tracing::{Instrument, Span};
 
 use super::{
     ctx::RunCtx,
-    events::{Emitter, RunEvent},
+    events::RunEvent,
     findings::{Answered, Findings},
+    run::Run,
 };
 use crate::{
     degraded::Source,
@@ -86,7 +87,7 @@ pub(super) struct Traced<'e> {
     tool: String,
     span: Span,
     started: Instant,
-    events: &'e Emitter,
+    run: &'e Run,
     /// The call's arguments, kept when the run reports payloads.
     arguments: Option<Value>,
     /// Its results' titles or ids, likewise.
@@ -96,7 +97,7 @@ pub(super) struct Traced<'e> {
 impl<'e> Traced<'e> {
     /// Starts the span and the clock of a call to `tool` (`call_id`: the
     /// model's id for the call, when the model made it).
-    pub fn start(tool: &str, call_id: Option<&str>, events: &'e Emitter) -> Self {
+    pub fn start(tool: &str, call_id: Option<&str>, run: &'e Run) -> Self {
         Self {
             tool: tool.to_owned(),
             span: tracing::debug_span!(
@@ -108,7 +109,7 @@ impl<'e> Traced<'e> {
                 gen_ai.tool.call.id = call_id,
             ),
             started: Instant::now(),
-            events,
+            run,
             arguments: None,
             results: None,
         }
@@ -118,7 +119,7 @@ impl<'e> Traced<'e> {
     /// the run's findings, then reports it.
     pub async fn call(mut self, tool: Tool, ctx: RunCtx<'_>, args: Map<String, Value>) -> Called {
         let findings = &ctx.run.findings;
-        if self.events.payloads() {
+        if self.run.events().payloads() {
             self.arguments = Some(Value::Object(args.clone()));
         }
         let result = ctx
@@ -153,7 +154,7 @@ impl<'e> Traced<'e> {
         for reason in reasons {
             findings.degrade(reason);
         }
-        if self.events.payloads() {
+        if self.run.events().payloads() {
             self.results = Some(findings.summary(tool.source(), answered.refs()));
         }
         self.answered(count);
@@ -186,7 +187,7 @@ impl<'e> Traced<'e> {
     }
 
     fn emit(&self, error_kind: Option<&'static str>, count: usize, elapsed_ms: u64) {
-        self.events.emit(RunEvent::Tool {
+        self.run.emit(RunEvent::Tool {
             tool: self.tool.clone(),
             ok: error_kind.is_none(),
             error_kind,

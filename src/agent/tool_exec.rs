@@ -97,7 +97,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
 
 async fn execute(ctx: &RunCtx<'_>, call: &ToolCall) -> Outcome {
     let name = call.name.as_str();
-    let traced = Traced::start(name, Some(&call.id), ctx.events);
+    let traced = Traced::start(name, Some(&call.id), ctx.run);
     let error = |content: String, invalid: bool| Outcome {
         reply: Reply::Text(content),
         invalid,
