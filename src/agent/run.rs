@@ -78,7 +78,9 @@ impl Run {
 
     /// Records the tokens of the chat call that made `round`.
     pub fn usage(&self, round: u32, input_tokens: u64, output_tokens: u64) {
-        self.outcome().trail.usage(round, input_tokens, output_tokens);
+        self.outcome()
+            .trail
+            .usage(round, input_tokens, output_tokens);
     }
 
     /// The trail so far, leaving an empty one (the run is over).
