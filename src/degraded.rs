@@ -78,6 +78,8 @@ pub enum Degraded {
     McpCallFailed,
     /// `agent.timeout_ms` elapsed: what was collected is returned.
     Deadline,
+    /// Many runs in flight: the fallback served, to spare memory and the model.
+    Overloaded,
 }
 
 /// The LLM failures the agent reports under their own name.
@@ -134,6 +136,7 @@ impl Degraded {
             Self::ToolError(source) => Cow::Owned(format!("{}_tool_error", source.as_str())),
             Self::McpCallFailed => fixed("mcp_call_failed"),
             Self::Deadline => fixed("deadline"),
+            Self::Overloaded => fixed("overloaded"),
         }
     }
 
@@ -155,6 +158,7 @@ impl Degraded {
             Self::PostsStale,
             Self::McpCallFailed,
             Self::Deadline,
+            Self::Overloaded,
             Self::HintLlmEmpty,
         ];
         all.extend([RateLimited, ContentFilter, Timeout, TooLarge, Error].map(Self::Llm));

@@ -120,7 +120,12 @@ impl App {
                 settings.agent.clone(),
                 runs.clone(),
             )
-            .with_payloads(settings.log.payloads),
+            .with_payloads(settings.log.payloads)
+            .with_admission(agent::Admission::new(
+                settings.server.runs_in_flight_bound(),
+                std::time::Duration::from_millis(settings.server.admission_wait_ms),
+                deps.metrics.clone(),
+            )),
         );
         let backlog = settings.server.listen_backlog;
         let listener = server::bind(settings.server.addr, backlog)

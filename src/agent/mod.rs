@@ -5,6 +5,7 @@
 //! [`state_graph`] runtime) and the fallback's direct searches
 //! ([`fallback`]) write it; the panel ([`panel`]) is built from it.
 
+mod admission;
 mod agent_graph;
 mod circuit;
 mod ctx;
@@ -27,6 +28,7 @@ mod test_support;
 mod tool_call;
 mod tool_exec;
 
+pub use admission::{Admission, Overloaded, Ticket};
 pub use events::{Emitter, RunEvent};
 pub use input::RunInput;
 pub use orchestrator::Orchestrator;

@@ -11,7 +11,9 @@ use std::{sync::Arc, time::Duration};
 use tracing::{Instrument, Span};
 
 use super::{
-    Emitter, RunEvent, RunInput, agent_graph,
+    Emitter, RunEvent, RunInput,
+    admission::{Admission, Overloaded, Ticket},
+    agent_graph,
     circuit::Circuit,
     ctx::RunCtx,
     fallback,
@@ -45,12 +47,20 @@ pub struct Orchestrator {
     runs: RunRecords,
     /// `log.payloads`: runs report their tool arguments and results.
     payloads: bool,
+    /// The slots of runs in flight.
+    admission: Admission,
 }
 
 impl Orchestrator {
     /// Reports tool arguments and result summaries (`log.payloads`, development only).
     pub fn with_payloads(mut self, payloads: bool) -> Self {
         self.payloads = payloads;
+        self
+    }
+
+    /// Admits runs by `admission` (else without bound).
+    pub fn with_admission(mut self, admission: Admission) -> Self {
+        self.admission = admission;
         self
     }
 
@@ -80,6 +90,7 @@ impl Orchestrator {
             runs,
             fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
             payloads: false,
+            admission: Admission::unbounded(),
         }
     }
 
@@ -93,14 +104,27 @@ impl Orchestrator {
         self.circuit.is_open()
     }
 
-    /// Runs one request to its panel, by the deadline whatever the upstreams do.
-    pub async fn run(&self, input: RunInput, events: Emitter) -> CombinedSuggestionsResponse {
+    /// A slot for a run (held by its ticket), or when to come back.
+    pub async fn admit(&self) -> Result<Ticket, Overloaded> {
+        self.admission.admit().await
+    }
+
+    /// Runs one admitted request to its panel, by the deadline whatever the
+    /// upstreams do; the ticket's slot is freed when it is done.
+    pub async fn run(
+        &self,
+        input: RunInput,
+        events: Emitter,
+        ticket: Ticket,
+    ) -> CombinedSuggestionsResponse {
         let span = report::invoke_agent_span(&input.run_id);
         let run = Run::new(
             GRAPH_REQUESTS_PER_PANEL,
             events.with_payloads(self.payloads),
         );
-        self.work_by_deadline(&input, &run, &span).await;
+        self.work_by_deadline(&input, &run, &span, ticket.brownout)
+            .await;
+        drop(ticket);
         if self.deps.posts.stale() {
             run.note(Degraded::PostsStale);
         }
@@ -126,7 +150,7 @@ impl Orchestrator {
 
     /// The run's work, cut at the deadline: what it cut is then said lost,
     /// and posts searched by words when no search finished.
-    async fn work_by_deadline(&self, input: &RunInput, run: &Run, span: &Span) {
+    async fn work_by_deadline(&self, input: &RunInput, run: &Run, span: &Span, brownout: bool) {
         let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
@@ -146,7 +170,7 @@ impl Orchestrator {
             llm_deadline,
             llm_fair_time: (llm_deadline - input.arrived) / 2,
         };
-        let work = self.serve(ctx).instrument(span.clone());
+        let work = self.serve(ctx, brownout).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {
             run.take_path(RunPath::Partial);
             run.note(Degraded::Deadline);
@@ -161,9 +185,9 @@ impl Orchestrator {
     }
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
-    pub(super) async fn serve(&self, ctx: RunCtx<'_>) {
+    pub(super) async fn serve(&self, ctx: RunCtx<'_>, brownout: bool) {
         let run = ctx.run;
-        if let Some(reason) = self.reason_to_skip_the_agent() {
+        if let Some(reason) = self.reason_to_skip_the_agent(brownout) {
             let every = fallback::Searches {
                 m365: true,
                 posts: true,
@@ -197,11 +221,13 @@ impl Orchestrator {
         }
     }
 
-    /// Why the agent is not even tried: no model, the circuit open, or a
-    /// 429's retry time not passed yet.
-    fn reason_to_skip_the_agent(&self) -> Option<Degraded> {
+    /// Why the agent is not even tried: no model, many runs in flight
+    /// (`brownout`), the circuit open, or a 429's retry time not passed yet.
+    fn reason_to_skip_the_agent(&self, brownout: bool) -> Option<Degraded> {
         if !self.llm.configured() {
             Some(Degraded::LlmUnconfigured)
+        } else if brownout {
+            Some(Degraded::Overloaded)
         } else if self.circuit.is_open() {
             Some(Degraded::LlmCircuitOpen)
         } else if self.llm.throttled() {
@@ -366,7 +392,8 @@ mod tests {
             graph_token: None,
             arrived: Instant::now(),
         };
-        o.run(input, Emitter::default()).await
+        o.run(input, Emitter::default(), o.admit().await.unwrap())
+            .await
     }
 
     #[tokio::test]

@@ -41,6 +41,8 @@ pub enum ApiError {
     NotFound,
     #[error("the post index database is unavailable; retry later")]
     PostIndexUnavailable,
+    #[error("too many suggestions in progress; retry after the Retry-After seconds")]
+    Overloaded { retry_after_secs: u64 },
     #[error("internal error")]
     PostIndex(PostIndexError),
 }
@@ -86,7 +88,9 @@ impl ApiError {
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::OriginNotAllowed => StatusCode::FORBIDDEN,
-            Self::McpSessionsFull | Self::PostIndexUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::McpSessionsFull | Self::PostIndexUnavailable | Self::Overloaded { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::PostNotFound | Self::RunNotFound | Self::NotFound => StatusCode::NOT_FOUND,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -105,6 +109,7 @@ impl ApiError {
             Self::RunNotFound => "run_not_found",
             Self::NotFound => "not_found",
             Self::PostIndexUnavailable => "post_index_unavailable",
+            Self::Overloaded { .. } => "overloaded",
             Self::PostIndex(_) => "internal_error",
         }
     }
@@ -133,6 +138,11 @@ impl IntoResponse for ApiError {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        if let Self::Overloaded { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         response
     }
@@ -200,6 +210,9 @@ mod tests {
             ApiError::RunNotFound,
             ApiError::NotFound,
             ApiError::PostIndexUnavailable,
+            ApiError::Overloaded {
+                retry_after_secs: 2,
+            },
             ApiError::PostIndex(PostIndexError::Poisoned),
         ];
         for kind in &kinds {
@@ -215,6 +228,7 @@ mod tests {
                 | ApiError::RunNotFound
                 | ApiError::NotFound
                 | ApiError::PostIndexUnavailable
+                | ApiError::Overloaded { .. }
                 | ApiError::PostIndex(_) => {}
             }
         }

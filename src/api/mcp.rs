@@ -25,7 +25,7 @@ use crate::{
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},
     settings::Secret,
     tools::{
-        InvalidRequest, Panels, SuggestionTools,
+        InvalidRequest, Panels, Refused, SuggestionTools,
         http::{self as door, CappedSessions},
     },
 };
@@ -115,11 +115,15 @@ impl Panels for OrchestratorPanels {
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
-    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, InvalidRequest>> {
+    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, Refused>> {
         Box::pin(async move {
-            let req = validate::suggestions(request).map_err(explain)?;
-            let input = RunInput::for_request(req, graph_token, Instant::now());
-            Ok(self.0.run(input, Emitter::default()).await)
+            let arrived = Instant::now();
+            let req = validate::suggestions(request).map_err(|e| Refused::Invalid(explain(e)))?;
+            let ticket = self.0.admit().await.map_err(|o| Refused::Overloaded {
+                retry_after_secs: o.retry_after_secs,
+            })?;
+            let input = RunInput::for_request(req, graph_token, arrived);
+            Ok(self.0.run(input, Emitter::default(), ticket).await)
         })
     }
 }

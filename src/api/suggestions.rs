@@ -7,7 +7,7 @@ use super::{
     validate,
 };
 use crate::{
-    agent::{Emitter, RunInput},
+    agent::{Emitter, RunInput, Ticket},
     contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
     settings::Secret,
 };
@@ -46,7 +46,7 @@ pub async fn suggest(
     let stream = wants_stream(headers);
     let req = validate::suggestions(body)?;
     let input = RunInput::for_request(req, graph_token, arrived);
-    Ok(answer(&state, stream, input).await)
+    answer(&state, stream, input).await
 }
 
 /// The run's id in every answer (JSON or stream), before the run starts.
@@ -63,24 +63,33 @@ fn wants_stream(headers: HeaderMap) -> bool {
 }
 
 /// JSON, or an NDJSON event stream when the caller asks for one; `X-Run-Id`
-/// names the run either way.
-async fn answer(state: &AppState, stream: bool, input: RunInput) -> Response {
+/// names the run either way. Refused (503 `overloaded`) before any upstream
+/// is called when no run slot is free in time.
+async fn answer(state: &AppState, stream: bool, input: RunInput) -> Result<Response, ApiError> {
+    let ticket = state
+        .orchestrator
+        .admit()
+        .await
+        .map_err(|o| ApiError::Overloaded {
+            retry_after_secs: o.retry_after_secs,
+        })?;
     let run_id = HeaderValue::from_str(&input.run_id).ok();
-    let mut response = run(state, stream, input).await;
+    let mut response = run(state, stream, input, ticket).await;
     if let Some(id) = run_id {
         response.headers_mut().insert(RUN_ID, id);
     }
-    response
+    Ok(response)
 }
 
-async fn run(state: &AppState, stream: bool, input: RunInput) -> Response {
+async fn run(state: &AppState, stream: bool, input: RunInput, ticket: Ticket) -> Response {
     if !stream {
-        return Json(state.orchestrator.run(input, Emitter::default()).await).into_response();
+        let panel = state.orchestrator.run(input, Emitter::default(), ticket);
+        return Json(panel.await).into_response();
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let orchestrator = state.orchestrator.clone();
     let run = tokio::spawn(async move {
-        orchestrator.run(input, Emitter::new(tx)).await;
+        orchestrator.run(input, Emitter::new(tx), ticket).await;
     });
     // Aborts the run when the client goes away (the stream is dropped).
     let guard = AbortOnDrop(run);
@@ -138,7 +147,7 @@ pub async fn suggest_for_post(
         graph_token,
         arrived,
     };
-    Ok(answer(&state, stream, input).await)
+    answer(&state, stream, input).await
 }
 
 /// The caller's Graph token from `Authorization: Bearer …`, if sent.

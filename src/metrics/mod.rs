@@ -66,6 +66,25 @@ impl Metrics {
         InFlight(self.0.http_in_flight.clone())
     }
 
+    /// Counts an admission decision.
+    pub fn admission(&self, admitted: Admitted) {
+        let outcome = match admitted {
+            Admitted::Agent => "agent",
+            Admitted::Degraded => "degraded",
+            Admitted::Shed => "shed",
+        };
+        self.0
+            .admissions
+            .get_or_create(&[("outcome", outcome)])
+            .inc();
+    }
+
+    /// A suggestions run holding a slot, until the guard drops.
+    pub fn run_started(&self) -> RunInFlight {
+        self.0.runs_in_flight.inc();
+        RunInFlight(self.0.runs_in_flight.clone())
+    }
+
     pub fn http_done(&self, route: &str, method: &'static str, status: &str, seconds: f64) {
         let i = &self.0;
         let route = intern(route);
@@ -201,6 +220,26 @@ impl Metrics {
 
 /// Counts a request in flight while alive.
 pub struct InFlight(Gauge);
+
+/// How a suggestions run was admitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admitted {
+    /// With a slot, on its usual course.
+    Agent,
+    /// With a slot past the soft threshold: the fallback, for load.
+    Degraded,
+    /// Refused: no slot in time (503).
+    Shed,
+}
+
+/// A suggestions run holding a slot, until the guard drops.
+pub struct RunInFlight(Gauge);
+
+impl Drop for RunInFlight {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {

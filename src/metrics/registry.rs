@@ -50,6 +50,8 @@ pub(super) struct Inner {
     pub(super) process_rss: Gauge,
     pub(super) process_fds: Gauge,
     pub(super) process_threads: Gauge,
+    pub(super) runs_in_flight: Gauge,
+    pub(super) admissions: Family<Labels<1>, Counter>,
 }
 
 impl Default for Inner {
@@ -81,6 +83,8 @@ impl Default for Inner {
             process_rss: Gauge::default(),
             process_fds: Gauge::default(),
             process_threads: Gauge::default(),
+            runs_in_flight: Gauge::default(),
+            admissions: Family::default(),
             registry: Registry::with_prefix("linkup"),
         };
         let mut registry = std::mem::take(&mut inner.registry);
@@ -93,7 +97,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 26] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 28] {
         [
             (
                 "http_requests",
@@ -216,6 +220,16 @@ impl Inner {
                 "process_threads",
                 "Threads of the process",
                 &self.process_threads,
+            ),
+            (
+                "runs_in_flight",
+                "Suggestions runs holding a slot (server.max_in_flight)",
+                &self.runs_in_flight,
+            ),
+            (
+                "run_admissions",
+                "Suggestions runs by admission: agent, degraded (the fallback, for load) or shed (503)",
+                &self.admissions,
             ),
         ]
     }

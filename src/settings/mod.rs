@@ -88,6 +88,29 @@ pub struct ServerSettings {
     pub max_connections: usize,
     /// Connections the kernel queues until accepted (`listen`'s backlog).
     pub listen_backlog: u32,
+    /// The memory the process may use, in MiB (the pod's limit): bounds the
+    /// suggestions runs in flight when `max_in_flight` is 0.
+    pub memory_budget_mb: u64,
+    /// Suggestions runs in flight at most; 0 derives it from `memory_budget_mb`.
+    pub max_in_flight: usize,
+    /// How long a run may wait for a slot before it is refused (503).
+    pub admission_wait_ms: u64,
+}
+
+impl ServerSettings {
+    /// Suggestions runs in flight at most: `max_in_flight`, or what 80 % of
+    /// `memory_budget_mb` holds beside the idle process (the local model,
+    /// the index, the code: ~64 MiB) at ~200 KiB a run (B4: ~125 KiB of heap
+    /// per request in flight, plus its connections' buffers).
+    pub fn runs_in_flight_bound(&self) -> usize {
+        const IDLE_KIB: u64 = 64 * 1024;
+        const PER_RUN_KIB: u64 = 200;
+        if self.max_in_flight > 0 {
+            return self.max_in_flight;
+        }
+        let usable = (self.memory_budget_mb * 1024 * 8 / 10).saturating_sub(IDLE_KIB);
+        ((usable / PER_RUN_KIB) as usize).max(1)
+    }
 }
 
 /// An optional value where an empty string (an environment variable set to

@@ -59,6 +59,24 @@ impl Settings {
                 1,
                 65_535,
             ),
+            (
+                "server.memory_budget_mb",
+                self.server.memory_budget_mb,
+                128,
+                1_048_576,
+            ),
+            (
+                "server.max_in_flight",
+                self.server.max_in_flight as u64,
+                0,
+                1_000_000,
+            ),
+            (
+                "server.admission_wait_ms",
+                self.server.admission_wait_ms,
+                0,
+                10_000,
+            ),
         ] {
             if !(low..=high).contains(&value) {
                 return invalid(key, format!("must be between {low} and {high}"));

@@ -31,17 +31,26 @@ impl std::fmt::Display for InvalidRequest {
     }
 }
 
+/// Why a `get_suggestions` request got no panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// The request is invalid (as the HTTP API's 400).
+    Invalid(InvalidRequest),
+    /// Too many runs in flight (as the HTTP API's 503 `overloaded`).
+    Overloaded { retry_after_secs: u64 },
+}
+
 /// Whole panels, as `POST /api/suggestions` answers them. The app implements
 /// it over the orchestrator (the tools cannot reach the agent otherwise: the
 /// agent is their in-process caller).
 pub trait Panels: Send + Sync + 'static {
-    /// The panel for `request` as the holder of `graph_token`; an invalid
-    /// request answers why (the same messages as the HTTP API's 400s).
+    /// The panel for `request` as the holder of `graph_token`; a refusal
+    /// says why (the same reasons as the HTTP API's 400s and 503).
     fn panel(
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
-    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, InvalidRequest>>;
+    ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, Refused>>;
 }
 
 pub(super) async fn run(
@@ -55,6 +64,12 @@ pub(super) async fn run(
             let text = serde_json::to_string(&panel).ok();
             output::answered(&panel, text, &[])
         }
-        Err(invalid) => output::failed(format!("invalid argument: {invalid}"), None),
+        Err(Refused::Invalid(invalid)) => {
+            output::failed(format!("invalid argument: {invalid}"), None)
+        }
+        Err(Refused::Overloaded { retry_after_secs }) => output::failed(
+            format!("overloaded: too many suggestions in progress; retry in {retry_after_secs} s"),
+            None,
+        ),
     }
 }

@@ -32,7 +32,7 @@ use rmcp::{
 
 pub use action_hint::{HintArgs, fallback_hint};
 pub use deps::ToolDeps;
-pub use get_suggestions::{InvalidRequest, Panels};
+pub use get_suggestions::{InvalidRequest, Panels, Refused};
 pub use search_m365::{REQUESTS_PER_SEARCH, SearchM365Args};
 pub use search_posts::SearchPostsArgs;
 pub use session::{Caller, GraphBudget, SESSION_META_KEY, SessionRegistry};

@@ -11,6 +11,7 @@ mod mcp;
 mod mcp_http;
 mod metrics;
 mod model_families;
+mod overload;
 mod posts;
 mod privacy;
 mod quality;

@@ -326,7 +326,8 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
         graph_token: Some(Secret::from(TOKEN)),
         arrived: tokio::time::Instant::now(),
     };
-    let response = orchestrator.run(input, Emitter::default()).await;
+    let ticket = orchestrator.admit().await.unwrap();
+    let response = orchestrator.run(input, Emitter::default(), ticket).await;
     assert!(response.m365.is_empty() && response.posts.is_empty());
     assert_eq!(response.action_hint, None);
     assert_eq!(

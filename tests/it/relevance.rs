@@ -86,15 +86,7 @@ async fn readyz_and_metrics_name_the_embedder_and_the_local_model() {
         let ready: Value = app.get_json("/readyz").await;
         assert_eq!(ready["embedder"], embedder, "{ready}");
         assert_eq!(ready["localModel"], "wordllama-l2-supercat-256", "{ready}");
-        let metrics = app
-            .http
-            .get(app.url("/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let metrics = app.get_text("/metrics").await;
         let line = format!(
             "linkup_post_embedder{{embedder=\"{embedder}\",local_model=\"wordllama-l2-supercat-256\"}} 1"
         );

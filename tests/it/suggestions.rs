@@ -478,15 +478,7 @@ async fn mail_hits_keep_their_links_asked_for_or_built_from_their_id_and_unlinka
         !titles(&body).is_empty(),
         "the files are still there: {body}"
     );
-    let metrics = app
-        .http
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = app.get_text("/metrics").await;
     let dropped = metrics
         .lines()
         .find(|l| l.starts_with("linkup_graph_hits_dropped_total{reason=\"no_link\"}"))

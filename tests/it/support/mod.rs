@@ -217,6 +217,12 @@ impl TestApp {
         req.send().await.expect("request")
     }
 
+    /// `GET path`, its body as text (whatever the status).
+    pub async fn get_text(&self, path: &str) -> String {
+        let res = self.http.get(self.url(path)).send().await.expect("get");
+        res.text().await.expect("a body")
+    }
+
     /// `GET path`, its JSON body (whatever the status).
     pub async fn get_json(&self, path: &str) -> Value {
         let res = self.http.get(self.url(path)).send().await.expect("get");

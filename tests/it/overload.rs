@@ -1,0 +1,151 @@
+//! Overload (issue 34): at most `server.max_in_flight` suggestions runs; past
+//! three quarters of it new runs take the fallback (`overloaded`), beyond it
+//! they are refused with 503 `overloaded` and a `Retry-After`, while probes,
+//! metrics and post writes are served.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    Options, TestApp, graph::TOKEN, openai::ChatStep, post_body, spawn_app_with_corpus, strings,
+};
+
+async fn app(max_in_flight: usize) -> TestApp {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        env: vec![
+            ("LINKUP__SERVER__MAX_IN_FLIGHT", max_in_flight.to_string()),
+            ("LINKUP__SERVER__ADMISSION_WAIT_MS", "50".into()),
+        ],
+        ..Options::default()
+    })
+    .await;
+    // Each model call takes a while: the runs stay in flight.
+    app.openai
+        .latency(Duration::from_millis(1500), Duration::ZERO);
+    app.openai.chat_default(ChatStep::Final(
+        json!({"m365": ["m1"], "posts": [], "actionHint": "Read the runbook."}),
+    ));
+    app
+}
+
+fn question(i: usize) -> Value {
+    json!({"postId": format!("p-{i}"), "text": "Where is the deployment pipeline runbook?"})
+}
+
+/// Starts `n` requests and returns once all of them wait on the model.
+async fn hold(app: &TestApp, n: usize) -> Vec<tokio::task::JoinHandle<(u16, Value)>> {
+    let held: Vec<_> = (0..n)
+        .map(|i| {
+            let (http, url) = (app.http.clone(), app.url("/api/suggestions"));
+            tokio::spawn(async move {
+                let res = http
+                    .post(url)
+                    .bearer_auth(TOKEN)
+                    .json(&question(i))
+                    .send()
+                    .await
+                    .unwrap();
+                (res.status().as_u16(), res.json().await.unwrap())
+            })
+        })
+        .collect();
+    for _ in 0..200 {
+        if app.openai.chat_waiting() == n {
+            return held;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the held runs never all waited on the model");
+}
+
+#[tokio::test]
+async fn a_full_service_refuses_runs_with_503_overloaded_and_retry_after_and_serves_the_rest() {
+    let app = app(1).await;
+    let held = hold(&app, 1).await;
+    let graph_before = app.graph.received().len();
+
+    let res = app
+        .http
+        .post(app.url("/api/suggestions"))
+        .bearer_auth(TOKEN)
+        .json(&question(9))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 503);
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=3).contains(&retry), "{retry}");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "overloaded", "{body}");
+    assert_eq!(
+        app.graph.received().len(),
+        graph_before,
+        "refused before any upstream is called"
+    );
+    let stored = app
+        .http
+        .get(app.url("/api/posts/p-77/suggestions"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stored.status(), 503, "the GET route counts too");
+
+    // Probes, metrics and post writes are never refused for load.
+    for probe in ["/healthz", "/readyz", "/metrics"] {
+        let res = app.http.get(app.url(probe)).send().await.unwrap();
+        assert_eq!(res.status(), 200, "{probe}");
+    }
+    assert!(
+        app.put_post("p-78", post_body("Release checklist", &[]))
+            .await
+            < 300
+    );
+    let metrics = app.get_text("/metrics").await;
+    assert!(metrics.contains("linkup_runs_in_flight 1"), "{metrics}");
+    assert!(
+        metrics.contains("linkup_run_admissions_total{outcome=\"shed\"} 2"),
+        "{metrics}"
+    );
+
+    let (status, body) = held.into_iter().next().unwrap().await.unwrap();
+    assert_eq!(
+        (status, body["meta"]["path"].as_str()),
+        (200, Some("agent"))
+    );
+    let (status, _) = app.suggest(question(10), Some(TOKEN)).await;
+    assert_eq!(status, 200, "a slot again once the run is over");
+}
+
+#[tokio::test]
+async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as_load_falls() {
+    let app = app(4).await;
+    let held = hold(&app, 3).await;
+    let calls = app.openai.chat_requests().len();
+
+    let (status, body) = app.suggest(question(9), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "fallback", "{body}");
+    assert!(
+        strings(&body["meta"]["degraded"]).contains(&"overloaded".to_owned()),
+        "{body}"
+    );
+    assert!(!body["m365"].as_array().unwrap().is_empty(), "{body}");
+    assert_eq!(app.openai.chat_requests().len(), calls, "no model call");
+
+    for run in held {
+        let (status, body) = run.await.unwrap();
+        assert_eq!(
+            (status, body["meta"]["path"].as_str()),
+            (200, Some("agent"))
+        );
+    }
+    let (_, body) = app.suggest(question(10), Some(TOKEN)).await;
+    assert_eq!(body["meta"]["path"], "agent", "{body}");
+    assert!(strings(&body["meta"]["degraded"]).is_empty(), "{body}");
+}
