@@ -204,6 +204,17 @@ def check_store(o: Overlay, p: Problems) -> None:
     p.expect(claim in claims, f"{db_dir} (posts.db_path's directory) is not on the PersistentVolumeClaim")
 
 
+def check_memory(o: Overlay, p: Problems) -> None:
+    """The memory budget is the container's limit (one figure, read through the downward API)."""
+    limit = o.container.get("resources", {}).get("limits", {}).get("memory")
+    p.expect(limit is not None, "the container has no memory limit")
+    var = "LINKUP__SERVER__MEMORY_BUDGET_MB"
+    field = o.env.get(var, {}).get("valueFrom", {}).get("resourceFieldRef", {})
+    p.expect(var not in o.config, f"{var} is set in the ConfigMap: a second figure for the memory limit")
+    ok = field.get("resource") == "limits.memory" and field.get("divisor") == "1Mi" and field.get("containerName") == o.container["name"]
+    p.expect(ok, f"{var} is not the container's limits.memory in Mi (resourceFieldRef): {field}")
+
+
 def check_monitoring(o: Overlay, p: Problems) -> None:
     """The ServiceMonitor scrapes /metrics on the admin port; the rules are alerts.yml's."""
     import yaml
@@ -221,7 +232,7 @@ def check_monitoring(o: Overlay, p: Problems) -> None:
     p.expect(rule["spec"] == yaml.safe_load(ALERTS.read_text()), "the PrometheusRule's rules are not deploy/alerts.yml's")
 
 
-CHECKS = (check_env, check_ports_and_probes, check_shutdown, check_security, check_store, check_monitoring)
+CHECKS = (check_env, check_ports_and_probes, check_shutdown, check_security, check_store, check_memory, check_monitoring)
 
 
 def check_overlay(name: str, backend: str, objects: list[dict]) -> list[str]:
