@@ -165,6 +165,8 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
         ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
         ("AZURE_OPENAI_ENDPOINT", openai.url()),
         ("AZURE_OPENAI_API_KEY", API_KEY.to_owned()),
+        // Every request carries the one test token: no per-caller allowance.
+        ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".to_owned()),
     ]
 }
 

@@ -80,6 +80,8 @@ pub enum Degraded {
     Deadline,
     /// Many runs in flight: the fallback served, to spare memory and the model.
     Overloaded,
+    /// The caller used up its agent runs for the minute: the fallback served.
+    CallerRateLimited,
 }
 
 /// The LLM failures the agent reports under their own name.
@@ -137,6 +139,7 @@ impl Degraded {
             Self::McpCallFailed => fixed("mcp_call_failed"),
             Self::Deadline => fixed("deadline"),
             Self::Overloaded => fixed("overloaded"),
+            Self::CallerRateLimited => fixed("caller_rate_limited"),
         }
     }
 
@@ -159,6 +162,7 @@ impl Degraded {
             Self::McpCallFailed,
             Self::Deadline,
             Self::Overloaded,
+            Self::CallerRateLimited,
             Self::HintLlmEmpty,
         ];
         all.extend([RateLimited, ContentFilter, Timeout, TooLarge, Error].map(Self::Llm));

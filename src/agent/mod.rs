@@ -3,12 +3,16 @@
 //! holds what it found and how it went; the agent's graph ([`agent_graph`]:
 //! retrieve → llmCall → toolExec → formatResponse, on the small
 //! [`state_graph`] runtime) and the fallback's direct searches
-//! ([`fallback`]) write it; the panel ([`panel`]) is built from it.
+//! ([`fallback`]) write it; the panel ([`panel`]) is built from it. Runs
+//! are admitted within the memory budget ([`admission`]), and each caller
+//! has an allowance of agent runs ([`allowance`]).
 
 mod admission;
 mod agent_graph;
+mod allowance;
 mod circuit;
 mod ctx;
+mod deadline;
 pub mod events;
 mod fallback;
 mod findings;

@@ -14,10 +14,11 @@ use super::{
     Emitter, RunEvent, RunInput,
     admission::{Admission, Overloaded, Ticket},
     agent_graph,
+    allowance::Allowance,
     circuit::Circuit,
     ctx::RunCtx,
-    fallback,
-    findings::{Findings, Reach},
+    deadline, fallback,
+    findings::Reach,
     panel, prompt, report,
     run::Run,
     state_graph::GraphError,
@@ -26,7 +27,6 @@ use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
     degraded::{Degraded, Source},
     llm::{ChatModel, LlmError},
-    msgraph::GraphErrorKind,
     runs::RunRecords,
     settings::AgentSettings,
     tools::{Caller, ToolDeps, connection::McpConnection},
@@ -49,6 +49,8 @@ pub struct Orchestrator {
     payloads: bool,
     /// The slots of runs in flight.
     admission: Admission,
+    /// Each caller's agent runs per minute.
+    allowance: Allowance,
 }
 
 impl Orchestrator {
@@ -76,6 +78,7 @@ impl Orchestrator {
         settings: AgentSettings,
         runs: RunRecords,
     ) -> Self {
+        let runs_per_caller = settings.runs_per_caller_per_minute;
         let circuit = Circuit::new(
             settings.circuit_failure_threshold,
             Duration::from_millis(settings.circuit_cooldown_ms),
@@ -91,6 +94,7 @@ impl Orchestrator {
             fallback_slots: tokio::sync::Semaphore::new(FALLBACK_SLOTS),
             payloads: false,
             admission: Admission::unbounded(),
+            allowance: Allowance::new(runs_per_caller),
         }
     }
 
@@ -172,22 +176,15 @@ impl Orchestrator {
         };
         let work = self.serve(ctx, brownout).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {
-            run.take_path(RunPath::Partial);
-            run.note(Degraded::Deadline);
-            let findings = &run.findings;
-            if input.graph_token.is_some() && findings.reach(Source::M365) != Reach::Answered {
-                findings.lost(Source::M365, Degraded::M365(GraphErrorKind::Timeout));
-            }
-            if findings.reach(Source::Posts) == Reach::NotCalled {
-                self.posts_by_words(findings, input).await;
-            }
+            deadline::cut(run, input, &self.deps.posts).await;
         }
     }
 
     /// Agent when possible, else (or after an LLM failure) the fallback.
     pub(super) async fn serve(&self, ctx: RunCtx<'_>, brownout: bool) {
         let run = ctx.run;
-        if let Some(reason) = self.reason_to_skip_the_agent(brownout) {
+        let token = ctx.input.graph_token.as_ref();
+        if let Some(reason) = self.reason_to_skip_the_agent(brownout, token) {
             let every = fallback::Searches {
                 m365: true,
                 posts: true,
@@ -222,8 +219,13 @@ impl Orchestrator {
     }
 
     /// Why the agent is not even tried: no model, many runs in flight
-    /// (`brownout`), the circuit open, or a 429's retry time not passed yet.
-    fn reason_to_skip_the_agent(&self, brownout: bool) -> Option<Degraded> {
+    /// (`brownout`), the circuit open, a 429's retry time not passed yet,
+    /// or the caller (`token`'s holder) past its allowance.
+    fn reason_to_skip_the_agent(
+        &self,
+        brownout: bool,
+        token: Option<&crate::settings::Secret>,
+    ) -> Option<Degraded> {
         if !self.llm.configured() {
             Some(Degraded::LlmUnconfigured)
         } else if brownout {
@@ -234,6 +236,8 @@ impl Orchestrator {
             Some(Degraded::from(&LlmError::RateLimited {
                 retry_after_secs: None,
             }))
+        } else if !self.allowance.take(token) {
+            Some(Degraded::CallerRateLimited)
         } else {
             None
         }
@@ -292,36 +296,7 @@ impl Orchestrator {
             }
         });
     }
-
-    /// At the deadline, when no posts search finished: the posts sharing the
-    /// most words with this one (no upstream call, so it cannot hang), ranked
-    /// by words only (`posts_lexical_only` when ranking by meaning was configured).
-    pub(super) async fn posts_by_words(&self, findings: &Findings, input: &RunInput) {
-        let exclude = [input.post_id.clone()];
-        let query = input.posts_query();
-        let search = self
-            .deps
-            .posts
-            .search_by_words(&query, &exclude, panel::MAX_POSTS);
-        match tokio::time::timeout(LATE_READ, search).await {
-            Ok(Ok(posts)) => {
-                findings.answered(Source::Posts);
-                findings.add_posts(posts);
-                if self.deps.posts.embedder() != crate::posts::Embedder::None {
-                    findings.degrade(Degraded::PostsLexicalOnly);
-                }
-            }
-            Ok(Err(e)) => {
-                tracing::error!(error.kind = "index_error", error.message = %e, "post search failed");
-                findings.lost(Source::Posts, Degraded::PostsIndexError);
-            }
-            Err(_) => findings.lost(Source::Posts, Degraded::PostsTimeout),
-        }
-    }
 }
-
-/// How long a deadline may wait for the posts read from the database.
-const LATE_READ: Duration = Duration::from_millis(20);
 
 impl Orchestrator {
     /// The fallback. Its Microsoft 365 searches and hint take one of

@@ -141,6 +141,9 @@ pub struct AgentSettings {
     pub circuit_failure_threshold: u32,
     /// How long an open circuit skips the agent.
     pub circuit_cooldown_ms: u64,
+    /// Agent runs one caller (one bearer token) may start per minute; past
+    /// it, the fallback. 0: no limit.
+    pub runs_per_caller_per_minute: u32,
     /// The agent searches before its first model call, so the model starts
     /// from results (one model call when they suffice).
     pub pre_retrieval: bool,

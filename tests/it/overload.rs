@@ -8,7 +8,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Options, TestApp, graph::TOKEN, openai::ChatStep, post_body, spawn_app_with_corpus, strings,
+    Options, TestApp,
+    graph::{OTHER_TOKEN, TOKEN, engineering_corpus},
+    openai::ChatStep,
+    post_body, spawn_app_with_corpus, strings,
 };
 
 async fn app(max_in_flight: usize) -> TestApp {
@@ -148,4 +151,54 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     let (_, body) = app.suggest(question(10), Some(TOKEN)).await;
     assert_eq!(body["meta"]["path"], "agent", "{body}");
     assert!(strings(&body["meta"]["degraded"]).is_empty(), "{body}");
+}
+
+#[tokio::test]
+async fn one_caller_past_its_allowance_gets_the_fallback_and_another_keeps_the_model() {
+    let app = spawn_app_with_corpus(Options {
+        llm: true,
+        env: vec![("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "2".into())],
+        ..Options::default()
+    })
+    .await;
+    app.graph.add_for(OTHER_TOKEN, engineering_corpus());
+    app.openai.chat_default(ChatStep::Final(
+        json!({"m365": ["m1"], "posts": [], "actionHint": "Read the runbook."}),
+    ));
+    let path = |body: &Value| body["meta"]["path"].as_str().unwrap_or_default().to_owned();
+    for i in 0..2 {
+        let (_, body) = app.suggest(question(i), Some(TOKEN)).await;
+        assert_eq!(path(&body), "agent", "{body}");
+    }
+    let calls = app.openai.chat_requests().len();
+    let (status, body) = app.suggest(question(2), Some(TOKEN)).await;
+    assert_eq!(
+        (status, path(&body)),
+        (200, "fallback".to_owned()),
+        "{body}"
+    );
+    assert!(
+        strings(&body["meta"]["degraded"]).contains(&"caller_rate_limited".to_owned()),
+        "{body}"
+    );
+    assert!(
+        !body["m365"].as_array().unwrap().is_empty(),
+        "still a panel: {body}"
+    );
+    assert_eq!(
+        app.openai.chat_requests().len(),
+        calls,
+        "no model call for it"
+    );
+    let (_, other) = app.suggest(question(3), Some(OTHER_TOKEN)).await;
+    assert_eq!(
+        path(&other),
+        "agent",
+        "another caller keeps the model: {other}"
+    );
+    let metrics = app.get_text("/metrics").await;
+    assert!(
+        metrics.contains("linkup_run_degraded_total{reason=\"caller_rate_limited\"} 1"),
+        "{metrics}"
+    );
 }

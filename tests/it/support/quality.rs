@@ -654,7 +654,11 @@ async fn agent_run(set: &Set, pre_retrieval: bool, failures: &mut Vec<String>) -
         set,
         Options {
             llm: true,
-            env: vec![("LINKUP__AGENT__PRE_RETRIEVAL", pre_retrieval.to_string())],
+            env: vec![
+                ("LINKUP__AGENT__PRE_RETRIEVAL", pre_retrieval.to_string()),
+                // Every question is asked with the one test token.
+                ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".into()),
+            ],
             ..Options::default()
         },
     )
