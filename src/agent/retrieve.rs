@@ -74,7 +74,12 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
                 answered.map(|a| {
                     let (ranked, drop) = fallback::ranked_m365(ctx, &[Some(a.clone())], &[]);
                     ctx.run.findings.rerank_m365(&ranked, &drop);
-                    a.keeping(&ranked)
+                    let kept = a.keeping(&ranked);
+                    // An identical call later reads what is left.
+                    let key = fallback::m365_arguments(query.as_deref().unwrap_or_default());
+                    ctx.run
+                        .remember(Tool::SearchM365.name(), key.to_string(), kept.clone());
+                    kept
                 })
             });
             if ctx.run.events().listening() {
