@@ -577,6 +577,33 @@ async fn b4(http: &reqwest::Client, n: usize) -> Row {
     }
 }
 
+/// B4 on the fallback path (issue 34 §2: what a fallback run holds against
+/// an agent run): `n` requests in flight without a model, every Graph
+/// search answering after 2 s.
+async fn b13(http: &reqwest::Client, n: usize) -> Row {
+    let (graph, _openai) = fakes().await;
+    graph.files(Behavior::Delay(Duration::from_secs(2)));
+    graph.mail(Behavior::Delay(Duration::from_secs(2)));
+    let svc = Service::start(&[("LINKUP__MSGRAPH__BASE_URL", graph.url())]);
+    seed_posts(http, &svc, 200).await;
+    let idle = svc.peak_rss_mb();
+    let (_, bodies, wall) = drive(http, &svc, n, n).await;
+    let fallback = bodies
+        .iter()
+        .filter(|b| b["meta"]["path"] == "fallback")
+        .count();
+    Row {
+        id: "B13",
+        scenario: format!("{n} fallback requests in flight (no LLM), Graph latency 2 s"),
+        figures: format!(
+            "peak RSS {:.1} MB (idle {idle:.1} MB); {fallback}/{n} fallback panels in {:.1} s; Graph requests in flight at most {}",
+            svc.peak_rss_mb(),
+            wall.as_secs_f64(),
+            graph.max_in_flight(),
+        ),
+    }
+}
+
 async fn b5(http: &reqwest::Client, n: usize) -> Row {
     let (graph, _openai) = fakes().await;
     let svc = Service::start(&[("LINKUP__MSGRAPH__BASE_URL", graph.url())]);
@@ -830,6 +857,9 @@ fn main() {
         }
         if want("B10") {
             rows.push(slow_clients::b10(&http, n).await);
+        }
+        if want("B13") {
+            rows.push(b13(&http, big).await);
         }
         if want("B12") {
             rows.extend(embedder::b12(quick, false));
