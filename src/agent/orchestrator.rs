@@ -296,9 +296,7 @@ impl Orchestrator {
             }
         });
     }
-}
 
-impl Orchestrator {
     /// The fallback. Its Microsoft 365 searches and hint take one of
     /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
     /// outage), the rest wait for a slot instead of oversubscribing the CPU, so

@@ -68,6 +68,18 @@ pub(super) fn embedding_calls(app: &TestApp) -> usize {
         .count()
 }
 
+/// The text of the first tool message of chat request `call`.
+pub(super) fn first_tool_text(app: &TestApp, call: usize) -> String {
+    app.openai.chat_requests()[call].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .and_then(|m| m["content"].as_str())
+        .unwrap()
+        .to_owned()
+}
+
 pub(super) fn offered_tools(app: &TestApp, call: usize) -> Vec<String> {
     app.openai.chat_requests()[call].body["tools"]
         .as_array()

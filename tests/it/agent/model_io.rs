@@ -211,14 +211,7 @@ async fn the_model_reads_that_a_search_was_broadened() {
         final_answer(json!(["m1"]), json!([]), "Read the guide."),
     ]);
     let (_, body) = app.suggest(question(), Some(TOKEN)).await;
-    let second = &app.openai.chat_requests()[1].body;
-    let tool = second["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap();
-    let content = tool["content"].as_str().unwrap();
+    let content = first_tool_text(&app, 1);
     assert!(
         content.starts_with("(nothing matched every word; these match some)\n"),
         "{content}"

@@ -138,20 +138,8 @@ async fn the_models_search_identical_to_the_first_one_is_answered_from_the_memo(
         2,
         "one search of the run, not a second identical one"
     );
-    let second = &app.openai.chat_requests()[2].body;
-    let tool = second["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap();
-    assert!(
-        tool["content"]
-            .as_str()
-            .unwrap()
-            .contains("m1 | (listed above)"),
-        "{tool}"
-    );
+    let tool = first_tool_text(&app, 2);
+    assert!(tool.contains("m1 | (listed above)"), "{tool}");
 }
 
 #[tokio::test]
