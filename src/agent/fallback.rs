@@ -45,9 +45,9 @@ pub(super) struct Searches {
 }
 
 /// Runs the fallback tools; results land in the run's findings. The
-/// Microsoft 365 searches wait for one of `slots`. A search the run already
+/// Microsoft 365 searches wait for one of `slots`, if given. A search the run already
 /// made (pre-retrieval's) is not made again: its answer is reused.
-pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: &Semaphore) {
+pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphore>) {
     let input = ctx.input;
     let m365 = async {
         if !searches.m365 {
@@ -57,8 +57,12 @@ pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: &Semaphore) 
             ctx.run.findings.lost(Source::M365, Degraded::M365NoToken);
             return;
         }
-        let Ok(_slot) = slots.acquire().await else {
-            return;
+        let _slot = match slots {
+            Some(slots) => match slots.acquire().await {
+                Ok(slot) => Some(slot),
+                Err(_) => return,
+            },
+            None => None,
         };
         let queries = m365_queries(&input.text, &input.tags, |w| ctx.posts.specificity(w));
         let recalled: Vec<Answered> = queries

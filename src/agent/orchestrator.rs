@@ -270,7 +270,15 @@ impl Orchestrator {
             reason: reason.to_string(),
         });
         ctx.run.take_path(RunPath::Fallback);
-        self.fallback(ctx, searches).await;
+        if reason == Degraded::Overloaded {
+            // Admitted past the soft threshold: admission already bounds it,
+            // and a slot held through its Graph searches would queue every
+            // such run behind 32 (B14: in flight stayed at the bound, and
+            // every run ended at its deadline).
+            Box::pin(fallback::run(ctx, searches, None)).await;
+        } else {
+            self.fallback(ctx, searches).await;
+        }
     }
 
     /// After tool calls the model got wrong: the fallback's searches for the
@@ -297,7 +305,7 @@ impl Orchestrator {
         });
     }
 
-    /// The fallback. Its Microsoft 365 searches and hint take one of
+    /// The fallback. Its Microsoft 365 searches take one of
     /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
     /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
     /// every deadline still fires on time. The posts search takes no slot: it
@@ -307,7 +315,7 @@ impl Orchestrator {
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
     async fn fallback(&self, ctx: RunCtx<'_>, searches: fallback::Searches) {
-        Box::pin(fallback::run(ctx, searches, &self.fallback_slots)).await;
+        Box::pin(fallback::run(ctx, searches, Some(&self.fallback_slots))).await;
     }
 }
 

@@ -120,20 +120,25 @@ impl Accepting {
     ) {
         tokio::pin!(shutdown);
         loop {
+            // Finished connections are reaped as they finish, not at the next
+            // accept: after a burst, each one's task (its connection's state,
+            // a few KB) would stay allocated until a new client came (B14).
             let permit = tokio::select! {
                 () = &mut shutdown => return,
+                Some(_) = connections.join_next() => continue,
                 permit = self.permits.clone().acquire_owned() => permit,
             };
             // The semaphore is never closed.
             let Ok(permit) = permit else { return };
             // axum's `Listener` retries accept errors (EMFILE and the like).
-            let (tcp, _peer) = tokio::select! {
-                () = &mut shutdown => return,
-                accepted = Listener::accept(listener) => accepted,
+            let (tcp, _peer) = loop {
+                tokio::select! {
+                    () = &mut shutdown => return,
+                    Some(_) = connections.join_next() => {}
+                    accepted = Listener::accept(listener) => break accepted,
+                }
             };
             connections.spawn(self.connection(tcp, permit, graceful.watcher()));
-            // Reap finished connections so that the set does not grow with them.
-            while connections.try_join_next().is_some() {}
         }
     }
 

@@ -100,18 +100,35 @@ pub struct ServerSettings {
 impl ServerSettings {
     /// Suggestions runs in flight at most: `max_in_flight`, or what 80 % of
     /// `memory_budget_mb` holds beside the idle process (the local model,
-    /// the index, the code: ~64 MiB) at ~200 KiB a run (B4: ~125 KiB of heap
-    /// per request in flight, plus its connections' buffers).
-    pub fn runs_in_flight_bound(&self) -> usize {
+    /// the index, the code: ~64 MiB) and `max_connections` open connections
+    /// (~20 KiB each: hyper's buffers and the connection's task), at
+    /// ~150 KiB a run (B4 and B14: ~135 KiB per run in flight). `None`
+    /// when the connections alone leave no room for [`MIN_DERIVED_RUNS`].
+    pub fn derived_runs_in_flight(&self) -> Option<usize> {
         const IDLE_KIB: u64 = 64 * 1024;
-        const PER_RUN_KIB: u64 = 200;
+        const PER_CONNECTION_KIB: u64 = 20;
+        const PER_RUN_KIB: u64 = 150;
+        let usable = (self.memory_budget_mb * 1024 * 8 / 10)
+            .checked_sub(IDLE_KIB)?
+            .checked_sub(self.max_connections as u64 * PER_CONNECTION_KIB)?;
+        let runs = (usable / PER_RUN_KIB) as usize;
+        (runs >= MIN_DERIVED_RUNS).then_some(runs)
+    }
+
+    /// Suggestions runs in flight at most: `max_in_flight`, else
+    /// [`Self::derived_runs_in_flight`] (validation refused settings
+    /// without one).
+    pub fn runs_in_flight_bound(&self) -> usize {
         if self.max_in_flight > 0 {
             return self.max_in_flight;
         }
-        let usable = (self.memory_budget_mb * 1024 * 8 / 10).saturating_sub(IDLE_KIB);
-        ((usable / PER_RUN_KIB) as usize).max(1)
+        self.derived_runs_in_flight().unwrap_or(MIN_DERIVED_RUNS)
     }
 }
+
+/// The fewest runs in flight a derived bound may allow: below it the memory
+/// budget is too small for the connections it accepts.
+pub const MIN_DERIVED_RUNS: usize = 64;
 
 /// An optional value where an empty string (an environment variable set to
 /// nothing) means none.
@@ -292,6 +309,27 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         Settings::load_from(std::path::Path::new("config"), env)
+    }
+
+    #[test]
+    fn the_runs_in_flight_bound_leaves_room_for_the_connections_within_the_memory_budget() {
+        let default = load(&[]).unwrap().server;
+        // (512 MiB × 80 % − 64 MiB − 10,000 connections × 20 KiB) / 150 KiB.
+        assert_eq!(default.runs_in_flight_bound(), 1025);
+        let fewer_connections = load(&[("LINKUP__SERVER__MAX_CONNECTIONS", "2000")]).unwrap();
+        assert_eq!(fewer_connections.server.runs_in_flight_bound(), 2092);
+        let set = load(&[("LINKUP__SERVER__MAX_IN_FLIGHT", "7")]).unwrap();
+        assert_eq!(set.server.runs_in_flight_bound(), 7);
+        let small = load(&[("LINKUP__SERVER__MEMORY_BUDGET_MB", "256")]).unwrap_err();
+        assert!(
+            small.to_string().contains("server.max_connections"),
+            "{small}"
+        );
+        let small_but_few = load(&[
+            ("LINKUP__SERVER__MEMORY_BUDGET_MB", "256"),
+            ("LINKUP__SERVER__MAX_CONNECTIONS", "1000"),
+        ]);
+        assert_eq!(small_but_few.unwrap().server.runs_in_flight_bound(), 827);
     }
 
     #[test]

@@ -82,6 +82,17 @@ impl Settings {
                 return invalid(key, format!("must be between {low} and {high}"));
             }
         }
+        if self.server.max_in_flight == 0 && self.server.derived_runs_in_flight().is_none() {
+            return invalid(
+                "server.memory_budget_mb",
+                format!(
+                    "leaves no room for {} suggestions runs beside {} open connections (~20 KiB each); \
+                     raise it, lower server.max_connections, or set server.max_in_flight",
+                    super::MIN_DERIVED_RUNS,
+                    self.server.max_connections
+                ),
+            );
+        }
         if self.agent.circuit_failure_threshold == 0 {
             return invalid("agent.circuit_failure_threshold", "must be at least 1");
         }

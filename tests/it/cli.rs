@@ -69,6 +69,12 @@ fn an_invalid_setting_exits_2_with_one_line_naming_the_key() {
     for (var, value, key) in [
         ("LINKUP__AGENT__TIMEOUT_MS", "soon", "agent.timeout_ms"),
         ("LINKUP__LOG__LEVEL", "linkup_suggestions=loud", "log.level"),
+        // Too small for its runs beside 10,000 connections' buffers.
+        (
+            "LINKUP__SERVER__MEMORY_BUDGET_MB",
+            "256",
+            "server.memory_budget_mb",
+        ),
     ] {
         let out = binary::run(&[], &[(var, value)]);
         assert_eq!(out.status.code(), Some(2), "{var}");

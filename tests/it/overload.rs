@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::support::{
     Options, TestApp,
-    graph::{OTHER_TOKEN, TOKEN, engineering_corpus},
+    graph::{Behavior, OTHER_TOKEN, TOKEN, engineering_corpus},
     openai::ChatStep,
     post_body, spawn_app_with_corpus, strings,
 };
@@ -20,6 +20,8 @@ async fn app(max_in_flight: usize) -> TestApp {
         env: vec![
             ("LINKUP__SERVER__MAX_IN_FLIGHT", max_in_flight.to_string()),
             ("LINKUP__SERVER__ADMISSION_WAIT_MS", "50".into()),
+            // One token for every run: no per-caller allowance here.
+            ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".into()),
         ],
         ..Options::default()
     })
@@ -54,7 +56,7 @@ async fn hold(app: &TestApp, n: usize) -> Vec<tokio::task::JoinHandle<(u16, Valu
             })
         })
         .collect();
-    for _ in 0..200 {
+    for _ in 0..1000 {
         if app.openai.chat_waiting() == n {
             return held;
         }
@@ -151,6 +153,45 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     let (_, body) = app.suggest(question(10), Some(TOKEN)).await;
     assert_eq!(body["meta"]["path"], "agent", "{body}");
     assert!(strings(&body["meta"]["degraded"]).is_empty(), "{body}");
+}
+
+/// The fallback's 32 slots bound fallbacks that come together (an LLM
+/// outage); a run sent to the fallback by admission is bounded by admission
+/// already, and queueing it behind the others' Graph searches kept every
+/// slot busy and ended runs at their deadline (B14).
+#[tokio::test]
+async fn runs_past_the_soft_threshold_search_at_once_not_32_at_a_time() {
+    let app = app(160).await;
+    app.openai.latency(Duration::from_secs(6), Duration::ZERO);
+    let held = hold(&app, 120).await;
+    app.graph.files(Behavior::Delay(Duration::from_millis(400)));
+    app.graph.mail(Behavior::Delay(Duration::from_millis(400)));
+
+    // One such run alone: how many Graph requests a run has in flight.
+    app.graph.reset_max_in_flight();
+    let (_, body) = app.suggest(question(200), Some(TOKEN)).await;
+    assert!(
+        strings(&body["meta"]["degraded"]).contains(&"overloaded".to_owned()),
+        "{body}"
+    );
+    let one = app.graph.max_in_flight();
+    assert!(one > 0);
+
+    app.graph.reset_max_in_flight();
+    let many =
+        futures::future::join_all((0..36).map(|i| app.suggest(question(300 + i), Some(TOKEN))))
+            .await;
+    for (status, body) in &many {
+        assert_eq!(*status, 200);
+        assert_eq!(body["meta"]["path"], "fallback", "{body}");
+        assert!(!body["m365"].as_array().unwrap().is_empty(), "{body}");
+    }
+    assert!(
+        app.graph.max_in_flight() > 32 * one,
+        "36 runs searching at once: {} requests in flight, {one} for one run",
+        app.graph.max_in_flight()
+    );
+    drop(held);
 }
 
 #[tokio::test]

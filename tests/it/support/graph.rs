@@ -344,6 +344,12 @@ impl FakeGraph {
         self.script.lock().unwrap().max_in_flight
     }
 
+    /// Starts [`Self::max_in_flight`] again from the requests in progress now.
+    pub fn reset_max_in_flight(&self) {
+        let mut s = self.script.lock().unwrap();
+        s.max_in_flight = s.in_flight;
+    }
+
     /// Answers delayed so far, and their timers' total sleep beyond the delay asked.
     pub fn oversleep(&self) -> super::Oversleep {
         self.script.lock().unwrap().oversleep
