@@ -34,6 +34,13 @@ struct Service {
 
 impl Service {
     fn start(env: &[(&str, String)]) -> Self {
+        Self::start_in(env, None)
+    }
+
+    /// The service started inside the memory cgroup `cgroup` (a directory of
+    /// /sys/fs/cgroup/memory), when given: its pages are charged there from
+    /// its first instruction.
+    fn start_in(env: &[(&str, String)], cgroup: Option<&std::path::Path>) -> Self {
         let db = std::env::temp_dir().join(format!(
             "linkup-bench-{}-{}.db",
             std::process::id(),
@@ -43,7 +50,17 @@ impl Service {
         let bin = std::env::var("BENCH_SERVICE_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_linkup-suggestions").to_owned());
         let stderr = db.with_extension("stderr");
-        let mut cmd = Command::new(bin);
+        let mut cmd = match cgroup {
+            Some(dir) => {
+                let mut sh = Command::new("/bin/sh");
+                sh.arg("-c")
+                    .arg(r#"echo $$ > "$0/cgroup.procs" && exec "$1""#)
+                    .arg(dir)
+                    .arg(bin);
+                sh
+            }
+            None => Command::new(bin),
+        };
         cmd.env_clear()
             .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
             .env("LINKUP__POSTS__DB_PATH", &db)
@@ -52,6 +69,20 @@ impl Service {
             .stderr(std::fs::File::create(&stderr).expect("stderr file"));
         for (k, v) in env {
             cmd.env(k, v);
+        }
+        // BENCH_MALLOC_CONF: jemalloc options for this run (A/B of allocator
+        // settings without a rebuild), read by jemalloc at start-up.
+        if let Ok(conf) = std::env::var("BENCH_MALLOC_CONF") {
+            cmd.env("_RJEM_MALLOC_CONF", conf);
+        }
+        // BENCH_SERVICE_ENV="K=V K2=V2": settings for this run (A/B).
+        for pair in std::env::var("BENCH_SERVICE_ENV")
+            .unwrap_or_default()
+            .split_whitespace()
+        {
+            if let Some((k, v)) = pair.split_once('=') {
+                cmd.env(k, v);
+            }
         }
 
         let mut child = cmd.spawn().expect("service starts");
@@ -75,6 +106,10 @@ impl Service {
     /// Resident set size now, in MB.
     fn rss_mb(&self) -> f64 {
         self.status_mb("VmRSS:")
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Open file descriptors of the service (sockets included).
@@ -167,6 +202,10 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
         ("AZURE_OPENAI_API_KEY", API_KEY.to_owned()),
         // Every request carries the one test token: no per-caller allowance.
         ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".to_owned()),
+        // B3's and B4's 1,000 requests are agent runs, as before admission
+        // (its derived bound is 1,025, three quarters of it on the agent
+        // path); B14 measures admission itself.
+        ("LINKUP__SERVER__MAX_IN_FLIGHT", "4000".to_owned()),
     ]
 }
 
@@ -861,6 +900,9 @@ fn main() {
         if want("B13") {
             rows.push(b13(&http, big).await);
         }
+        if want("B14") {
+            rows.extend(overload::b14(quick).await);
+        }
         if want("B12") {
             rows.extend(embedder::b12(quick, false));
         }
@@ -881,4 +923,5 @@ mod embedder;
 mod hostile;
 mod index;
 mod mcp;
+mod overload;
 mod slow_clients;
