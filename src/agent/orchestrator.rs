@@ -270,15 +270,12 @@ impl Orchestrator {
             reason: reason.to_string(),
         });
         ctx.run.take_path(RunPath::Fallback);
-        if reason == Degraded::Overloaded {
-            // Admitted past the soft threshold: admission already bounds it,
-            // and a slot held through its Graph searches would queue every
-            // such run behind 32 (B14: in flight stayed at the bound, and
-            // every run ended at its deadline).
-            Box::pin(fallback::run(ctx, searches, None)).await;
-        } else {
-            self.fallback(ctx, searches).await;
-        }
+        // A run admitted past the soft threshold is bounded by admission
+        // already; a slot held through its Graph searches would queue every
+        // such run behind 32 (B14: in flight stayed at the bound, and every
+        // run ended at its deadline).
+        let slotted = reason != Degraded::Overloaded;
+        self.fallback(ctx, searches, slotted).await;
     }
 
     /// After tool calls the model got wrong: the fallback's searches for the
@@ -293,7 +290,7 @@ impl Orchestrator {
         if !searches.m365 && !searches.posts {
             return;
         }
-        self.fallback(ctx, searches).await;
+        self.fallback(ctx, searches, true).await;
         let collected = ctx.run.findings.snapshot();
         run.amend_selection(|selection| {
             if searches.m365 {
@@ -306,7 +303,7 @@ impl Orchestrator {
     }
 
     /// The fallback. Its Microsoft 365 searches take one of
-    /// [`FALLBACK_SLOTS`]: when a burst of runs falls back together (an LLM
+    /// [`FALLBACK_SLOTS`] when `slotted`: when a burst of runs falls back together (an LLM
     /// outage), the rest wait for a slot instead of oversubscribing the CPU, so
     /// every deadline still fires on time. The posts search takes no slot: it
     /// is the panel's floor, so a run still waiting at its deadline has posts.
@@ -314,8 +311,9 @@ impl Orchestrator {
     /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
-    async fn fallback(&self, ctx: RunCtx<'_>, searches: fallback::Searches) {
-        Box::pin(fallback::run(ctx, searches, Some(&self.fallback_slots))).await;
+    async fn fallback(&self, ctx: RunCtx<'_>, searches: fallback::Searches, slotted: bool) {
+        let slots = slotted.then_some(&self.fallback_slots);
+        Box::pin(fallback::run(ctx, searches, slots)).await;
     }
 }
 

@@ -64,7 +64,7 @@ pub async fn call(client: &Client, tool: &'static str, args: Value) -> CallToolR
         .unwrap()
 }
 
-fn text(r: &CallToolResult) -> String {
+pub fn text(r: &CallToolResult) -> String {
     r.content
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))

@@ -7,22 +7,31 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{
-    Options, TestApp,
-    graph::{Behavior, OTHER_TOKEN, TOKEN, engineering_corpus},
-    openai::ChatStep,
-    post_body, spawn_app_with_corpus, strings,
+use crate::{
+    mcp_http,
+    support::{
+        Options, TestApp,
+        graph::{Behavior, OTHER_TOKEN, TOKEN, engineering_corpus},
+        openai::ChatStep,
+        post_body, spawn_app_with_corpus, strings,
+    },
 };
 
 async fn app(max_in_flight: usize) -> TestApp {
+    app_with(max_in_flight, Vec::new()).await
+}
+
+/// [`app`] with more settings.
+async fn app_with(max_in_flight: usize, mut env: Vec<(&'static str, String)>) -> TestApp {
+    env.extend([
+        ("LINKUP__SERVER__MAX_IN_FLIGHT", max_in_flight.to_string()),
+        ("LINKUP__SERVER__ADMISSION_WAIT_MS", "50".into()),
+        // One token for every run: no per-caller allowance here.
+        ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".into()),
+    ]);
     let app = spawn_app_with_corpus(Options {
         llm: true,
-        env: vec![
-            ("LINKUP__SERVER__MAX_IN_FLIGHT", max_in_flight.to_string()),
-            ("LINKUP__SERVER__ADMISSION_WAIT_MS", "50".into()),
-            // One token for every run: no per-caller allowance here.
-            ("LINKUP__AGENT__RUNS_PER_CALLER_PER_MINUTE", "0".into()),
-        ],
+        env,
         ..Options::default()
     })
     .await;
@@ -41,17 +50,24 @@ fn question(i: usize) -> Value {
 
 /// Starts `n` requests and returns once all of them wait on the model.
 async fn hold(app: &TestApp, n: usize) -> Vec<tokio::task::JoinHandle<(u16, Value)>> {
+    hold_with_key(app, n, "").await
+}
+
+/// [`hold`], the requests carrying `api_key` (when not empty).
+async fn hold_with_key(
+    app: &TestApp,
+    n: usize,
+    api_key: &'static str,
+) -> Vec<tokio::task::JoinHandle<(u16, Value)>> {
     let held: Vec<_> = (0..n)
         .map(|i| {
             let (http, url) = (app.http.clone(), app.url("/api/suggestions"));
             tokio::spawn(async move {
-                let res = http
-                    .post(url)
-                    .bearer_auth(TOKEN)
-                    .json(&question(i))
-                    .send()
-                    .await
-                    .unwrap();
+                let mut req = http.post(url).bearer_auth(TOKEN).json(&question(i));
+                if !api_key.is_empty() {
+                    req = req.header("x-api-key", api_key);
+                }
+                let res = req.send().await.unwrap();
                 (res.status().as_u16(), res.json().await.unwrap())
             })
         })
@@ -100,6 +116,22 @@ async fn a_full_service_refuses_runs_with_503_overloaded_and_retry_after_and_ser
         .await
         .unwrap();
     assert_eq!(stored.status(), 503, "the GET route counts too");
+    let how = mcp_http::Connect {
+        token: Some(TOKEN),
+        ..Default::default()
+    };
+    let client = mcp_http::connect(&app, how).await.unwrap();
+    let refused = mcp_http::call(&client, "get_suggestions", question(11)).await;
+    assert_eq!(
+        refused.is_error,
+        Some(true),
+        "/mcp's get_suggestions counts too"
+    );
+    assert!(
+        mcp_http::text(&refused).contains("overloaded"),
+        "{}",
+        mcp_http::text(&refused)
+    );
 
     // Probes, metrics and post writes are never refused for load.
     for probe in ["/healthz", "/readyz", "/metrics"] {
@@ -114,7 +146,7 @@ async fn a_full_service_refuses_runs_with_503_overloaded_and_retry_after_and_ser
     let metrics = app.get_text("/metrics").await;
     assert!(metrics.contains("linkup_runs_in_flight 1"), "{metrics}");
     assert!(
-        metrics.contains("linkup_run_admissions_total{outcome=\"shed\"} 2"),
+        metrics.contains("linkup_run_admissions_total{outcome=\"shed\"} 3"),
         "{metrics}"
     );
 
@@ -142,6 +174,16 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     );
     assert!(!body["m365"].as_array().unwrap().is_empty(), "{body}");
     assert_eq!(app.openai.chat_requests().len(), calls, "no model call");
+    let streamed = app
+        .stream(question(11), Some(TOKEN))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        streamed.contains(r#"{"type":"fallback","reason":"overloaded"}"#),
+        "the stream says so too: {streamed}"
+    );
 
     for run in held {
         let (status, body) = run.await.unwrap();
@@ -153,6 +195,22 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     let (_, body) = app.suggest(question(10), Some(TOKEN)).await;
     assert_eq!(body["meta"]["path"], "agent", "{body}");
     assert!(strings(&body["meta"]["degraded"]).is_empty(), "{body}");
+}
+
+/// Authentication comes before admission: a flood without a key takes no
+/// slot and is not counted as shed.
+#[tokio::test]
+async fn requests_without_the_api_key_are_refused_401_before_admission() {
+    let app = app_with(1, vec![("LINKUP__SERVER__API_KEYS", "k1".into())]).await;
+    let held = hold_with_key(&app, 1, "k1").await;
+    let (status, _) = app.suggest(question(9), Some(TOKEN)).await;
+    assert_eq!(status, 401, "no key: refused as such, full or not");
+    let metrics = app.get_text("/metrics").await;
+    assert!(
+        !metrics.contains("linkup_run_admissions_total{outcome=\"shed\"}"),
+        "{metrics}"
+    );
+    drop(held);
 }
 
 /// The fallback's 32 slots bound fallbacks that come together (an LLM
