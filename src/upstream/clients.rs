@@ -36,7 +36,7 @@ impl Default for HttpConfig {
     /// `config/default.toml`'s values.
     fn default() -> Self {
         Self {
-            idle: Duration::from_secs(10),
+            idle: Duration::from_secs(5),
             http2: UpstreamHttp2::Auto,
             streams_per_connection: 100,
         }
