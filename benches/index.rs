@@ -86,7 +86,7 @@ async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>)
     let ranker = PostIndex::ranker(&settings.posts, &llm)
         .await
         .expect("the ranking");
-    let store = linkup_suggestions::store::open(&settings.posts, ranker.index())
+    let store = linkup_suggestions::store::open(&settings.posts, ranker.index(), None)
         .await
         .expect("the store opens");
     PostIndex::new(ranker, store, llm)

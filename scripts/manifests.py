@@ -9,29 +9,52 @@
 against the Kubernetes schemas offline (kubernetes-validate, strict), and
 fails when the manifests disagree with the service: probe paths and ports,
 the admin port, the environment variables it reads, the termination grace
-period against shutdown delay + grace, the image's user, the alert rules.
+period against shutdown delay + grace, the image's user, the alert rules; and,
+for the keyless overlay, Microsoft Entra Workload Identity: the ServiceAccount's
+client id, the pods' label, no API key, no database password.
 """
 
+import base64
 import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 KUBE = ROOT / "deploy" / "kubernetes"
 ALERTS = ROOT / "deploy" / "alerts.yml"
 RULE = KUBE / "base" / "prometheusrule.yaml"
-# Each overlay and what it must be.
-OVERLAYS = {"base": "postgres", "overlays/sqlite": "sqlite"}
+# Each overlay and what it must be: its store, and how it authenticates to
+# Azure OpenAI and PostgreSQL ("secrets": an API key and a password from the
+# Secret; "workload-identity": Microsoft Entra tokens of the pods' identity on
+# AKS, no key, no password).
+OVERLAYS = {
+    "base": ("postgres", "secrets"),
+    "overlays/sqlite": ("sqlite", "secrets"),
+    "overlays/azure-workload-identity": ("postgres", "workload-identity"),
+}
 # The oldest Kubernetes the manifests are for (matchLabelKeys in topology
 # spread: beta and on by default since 1.27).
 KUBERNETES_VERSION = "1.30.0"
 # Custom resources without a schema here (the Prometheus Operator's CRDs are
 # not on a package registry); their content is checked below instead.
 CUSTOM_KINDS = {"ServiceMonitor", "PrometheusRule"}
-# Variables read outside the settings (src/otel.rs, src/telemetry.rs).
-OTHER_ENV = re.compile(r"^(OTEL_[A-Z_]+|RUST_LOG|APP_ENV)$")
+# Variables read outside the settings (src/otel.rs, src/telemetry.rs), and the
+# Azure SDK's identity variables azure_openai.auth reads (config/default.toml;
+# the AKS workload identity webhook injects all but AZURE_CLIENT_SECRET).
+OTHER_ENV = re.compile(
+    r"^(OTEL_[A-Z_]+|RUST_LOG|APP_ENV"
+    r"|AZURE_(CLIENT_ID|TENANT_ID|FEDERATED_TOKEN_FILE|AUTHORITY_HOST|CLIENT_SECRET))$"
+)
+# Where the settings take Azure OpenAI's API key and the database URL from.
+API_KEY_VARS = ("AZURE_OPENAI_API_KEY", "LINKUP__AZURE_OPENAI__API_KEY")
+DATABASE_URL_VARS = ("DATABASE_URL", "LINKUP__POSTS__DATABASE_URL")
+# Microsoft Entra Workload Identity (AKS): the webhook mutates pods with this
+# label whose ServiceAccount carries the client id annotation.
+WORKLOAD_IDENTITY_LABEL = "azure.workload.identity/use"
+CLIENT_ID_ANNOTATION = "azure.workload.identity/client-id"
 
 
 def prometheus_rule() -> str:
@@ -106,8 +129,9 @@ def routes() -> set[str]:
 class Overlay:
     """One rendered overlay, with the views the checks share."""
 
-    def __init__(self, backend: str, objects: list[dict]):
+    def __init__(self, backend: str, objects: list[dict], identity: str = "secrets"):
         self.backend = backend
+        self.identity = identity
         self.by_kind: dict[str, list[dict]] = {}
         for o in objects:
             self.by_kind.setdefault(o["kind"], []).append(o)
@@ -124,8 +148,39 @@ class Overlay:
         self.defaults = tomllib.loads((ROOT / "config" / "default.toml").read_text())
 
     def setting(self, section: str, key: str):
-        """A setting's value in this overlay: its ConfigMap's, else the default."""
-        return self.config.get(f"LINKUP__{section}__{key}".upper(), self.defaults[section][key])
+        """A setting's value in this overlay: the container's env value, else its ConfigMap's, else the default."""
+        name = f"LINKUP__{section}__{key}".upper()
+        if "value" in self.env.get(name, {}):
+            return self.env[name]["value"]
+        return self.config.get(name, self.defaults[section][key])
+
+    def set_at(self, names) -> list[tuple[str, str | None]]:
+        """Where the overlay sets any of these variables, with the value when it is in the overlay.
+
+        Every ConfigMap's and Secret's keys, and the container's env: a
+        literal value, or a reference to a Secret or ConfigMap (value None
+        here; the referenced object, when rendered, is listed on its own)."""
+        found = []
+        for cm in self.by_kind.get("ConfigMap", []):
+            for k, v in (cm.get("data") or {}).items():
+                if k in names:
+                    found.append((f"ConfigMap {cm['metadata']['name']}", v))
+        for secret in self.by_kind.get("Secret", []):
+            where = f"Secret {secret['metadata']['name']}"
+            for k, v in (secret.get("data") or {}).items():
+                if k in names:
+                    found.append((where, base64.b64decode(v).decode()))
+            for k, v in (secret.get("stringData") or {}).items():
+                if k in names:
+                    found.append((where, v))
+        for var, e in self.env.items():
+            refs = [r for r in (e.get("valueFrom") or {}).values() if isinstance(r, dict) and "key" in r]
+            if var in names and "value" in e:
+                found.append((f"env {var}", e["value"]))
+            elif var in names or any(r["key"] in names for r in refs):
+                sources = ", ".join(f"{r.get('name', '?')} key {r['key']}" for r in refs)
+                found.append((f"env {var}" + (f" (from {sources})" if sources else ""), None))
+        return found
 
 
 def check_env(o: Overlay, p: Problems) -> None:
@@ -137,10 +192,56 @@ def check_env(o: Overlay, p: Problems) -> None:
     for var, e in o.env.items():
         ref = e.get("valueFrom", {}).get("secretKeyRef")
         p.expect(ref is None or ref["key"] == var, f"{var} comes from the Secret's key {ref and ref['key']}")
-    for secret in ("AZURE_OPENAI_API_KEY", "DATABASE_URL", "LINKUP__SERVER__API_KEYS"):
+    for secret in ("AZURE_OPENAI_API_KEY", "AZURE_CLIENT_SECRET", "DATABASE_URL", "LINKUP__SERVER__API_KEYS"):
         p.expect(secret not in o.config, f"{secret} is in the ConfigMap; it belongs in the Secret")
     if o.backend == "postgres":
         p.expect("secretKeyRef" in o.env.get("DATABASE_URL", {}).get("valueFrom", {}), "DATABASE_URL is not read from the Secret")
+
+
+def entra_url_problems(url: str) -> list[str]:
+    """What keeps a database URL from an Entra login: a password, no role, weak TLS."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        return ["is not a postgres:// URL"]
+    query = parse_qs(parts.query)
+    problems = []
+    if parts.password or query.get("password"):
+        problems.append("holds a password (with posts.auth = entra the password is the identity's token)")
+    if not parts.username and not query.get("user"):
+        problems.append("names no user (the identity's role)")
+    sslmode = query.get("sslmode", ["prefer (the default)"])[-1]
+    if sslmode not in ("require", "verify-full"):
+        problems.append(f"has sslmode {sslmode}; posts.auth = entra needs require or verify-full")
+    return problems
+
+
+def check_identity(o: Overlay, p: Problems) -> None:
+    """Keyless on Azure: Entra logins to PostgreSQL; Workload Identity where the overlay is for it."""
+    if o.setting("posts", "auth") == "entra":
+        auth = o.setting("azure_openai", "auth")
+        p.expect(auth != "api-key", "posts.auth is entra but azure_openai.auth is api-key: no identity takes the database's tokens")
+        for where, url in o.set_at(DATABASE_URL_VARS):
+            for problem in entra_url_problems(url) if url is not None else []:
+                p.append(f"DATABASE_URL in {where} {problem}")
+    if o.identity != "workload-identity":
+        return
+    auth = o.setting("azure_openai", "auth")
+    p.expect(auth == "workload-identity", f"azure_openai.auth is {auth!r}, not 'workload-identity'")
+    if o.backend == "postgres":
+        posts_auth = o.setting("posts", "auth")
+        p.expect(posts_auth == "entra", f"posts.auth is {posts_auth!r}, not 'entra': the database would want a password")
+    for where, _ in o.set_at(API_KEY_VARS):
+        p.append(f"an Azure OpenAI API key is set ({where}): workload identity needs none")
+    labels = o.deployment["spec"]["template"].get("metadata", {}).get("labels") or {}
+    use = labels.get(WORKLOAD_IDENTITY_LABEL)
+    p.expect(use == "true", f"the pod template's label {WORKLOAD_IDENTITY_LABEL} is {use!r}, not 'true': the webhook leaves the pods without the identity")
+    name = o.pod.get("serviceAccountName", "default")
+    accounts = {a["metadata"]["name"]: a for a in o.by_kind.get("ServiceAccount", [])}
+    if name not in accounts:
+        p.append(f"the pods' ServiceAccount {name} is not in the overlay (nor its {CLIENT_ID_ANNOTATION} annotation)")
+    else:
+        annotations = accounts[name]["metadata"].get("annotations") or {}
+        p.expect(bool(annotations.get(CLIENT_ID_ANNOTATION)), f"the pods' ServiceAccount {name} has no {CLIENT_ID_ANNOTATION} annotation")
 
 
 def check_ports_and_probes(o: Overlay, p: Problems) -> None:
@@ -232,12 +333,12 @@ def check_monitoring(o: Overlay, p: Problems) -> None:
     p.expect(rule["spec"] == yaml.safe_load(ALERTS.read_text()), "the PrometheusRule's rules are not deploy/alerts.yml's")
 
 
-CHECKS = (check_env, check_ports_and_probes, check_shutdown, check_security, check_store, check_memory, check_monitoring)
+CHECKS = (check_env, check_ports_and_probes, check_shutdown, check_security, check_store, check_memory, check_monitoring, check_identity)
 
 
-def check_overlay(name: str, backend: str, objects: list[dict]) -> list[str]:
+def check_overlay(name: str, backend: str, objects: list[dict], identity: str = "secrets") -> list[str]:
     """Where one rendered overlay disagrees with the service."""
-    overlay, p = Overlay(backend, objects), Problems()
+    overlay, p = Overlay(backend, objects, identity), Problems()
     for check_one in CHECKS:
         check_one(overlay, p)
     return [f"{name}: {problem}" for problem in p]
@@ -250,7 +351,7 @@ def check() -> int:
     problems = []
     if RULE.read_text() != prometheus_rule():
         problems.append(f"{RULE.relative_to(ROOT)} is not what deploy/alerts.yml generates: run `python3 scripts/manifests.py generate`")
-    for name, backend in OVERLAYS.items():
+    for name, (backend, identity) in OVERLAYS.items():
         rendered = subprocess.run(["kubectl", "kustomize", str(KUBE / name)], check=True, capture_output=True, text=True).stdout
         objects = [o for o in yaml.safe_load_all(rendered) if o]
         for o in objects:
@@ -262,7 +363,7 @@ def check() -> int:
                 kubernetes_validate.validate(o, KUBERNETES_VERSION, strict=True)
             except kubernetes_validate.ValidationError as e:
                 problems.append(f"{what}: {e.message} at {'.'.join(map(str, e.path))}")
-        problems += check_overlay(name, backend, objects)
+        problems += check_overlay(name, backend, objects, identity)
         print(f"{name}: {len(objects)} objects rendered and validated against Kubernetes {KUBERNETES_VERSION}")
     for problem in problems:
         print(f"FAIL {problem}", file=sys.stderr)

@@ -91,7 +91,11 @@ pub enum LlmFailure {
     ContentFilter,
     Timeout,
     TooLarge,
-    /// Any other failure (401, 5xx, unreachable, malformed body).
+    /// Azure OpenAI refused the key or token (401/403).
+    Unauthorized,
+    /// No Microsoft Entra ID token: Entra refused or could not be reached.
+    TokenUnavailable,
+    /// Any other failure (5xx, unreachable, malformed body).
     Error,
 }
 
@@ -103,6 +107,8 @@ impl From<&LlmError> for Degraded {
             LlmError::ContentFilter => Self::Llm(LlmFailure::ContentFilter),
             LlmError::Timeout => Self::Llm(LlmFailure::Timeout),
             LlmError::TooLarge => Self::Llm(LlmFailure::TooLarge),
+            LlmError::Unauthorized => Self::Llm(LlmFailure::Unauthorized),
+            LlmError::NoToken => Self::Llm(LlmFailure::TokenUnavailable),
             _ => Self::Llm(LlmFailure::Error),
         }
     }
@@ -119,6 +125,8 @@ impl Degraded {
             Self::Llm(LlmFailure::ContentFilter) => fixed("llm_content_filter"),
             Self::Llm(LlmFailure::Timeout) => fixed("llm_timeout"),
             Self::Llm(LlmFailure::TooLarge) => fixed("llm_too_large"),
+            Self::Llm(LlmFailure::Unauthorized) => fixed("llm_unauthorized"),
+            Self::Llm(LlmFailure::TokenUnavailable) => fixed("llm_token_unavailable"),
             Self::Llm(LlmFailure::Error) => fixed("llm_error"),
             Self::LlmOutputUnparseable => fixed("llm_output_unparseable"),
             Self::RoundCap => fixed("round_cap"),
@@ -165,7 +173,18 @@ impl Degraded {
             Self::CallerRateLimited,
             Self::HintLlmEmpty,
         ];
-        all.extend([RateLimited, ContentFilter, Timeout, TooLarge, Error].map(Self::Llm));
+        all.extend(
+            [
+                RateLimited,
+                ContentFilter,
+                Timeout,
+                TooLarge,
+                Unauthorized,
+                TokenUnavailable,
+                Error,
+            ]
+            .map(Self::Llm),
+        );
         let graph = GraphErrorKind::VARIANTS.iter().copied();
         all.extend(graph.clone().map(Self::M365));
         all.extend(graph.map(Self::M365Partial));

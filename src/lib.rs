@@ -14,6 +14,9 @@
 //!   agent over an in-process duplex and by any MCP client at `/mcp`.
 //! - [`llm`]: the `ChatModel` seam in the agent's types, and Azure OpenAI
 //!   (chat, embeddings, model families) behind it.
+//! - [`azure_auth`]: Microsoft Entra ID tokens for Azure OpenAI and
+//!   PostgreSQL (keyless Azure): the token-source seam, the SDK's
+//!   credentials, and the keeper that refreshes them in the background.
 //! - [`msgraph`]: Microsoft Graph search client and its hits' mapping.
 //! - [`posts`]: the post index — in-memory BM25 and vectors, ranking, the
 //!   local embedding model, background embedding and purging.
@@ -35,6 +38,7 @@
 
 pub mod agent;
 pub mod api;
+pub mod azure_auth;
 pub mod contract;
 pub mod degraded;
 pub mod keywords;
@@ -84,24 +88,41 @@ pub struct App {
 impl App {
     /// Binds the listener, opens the post index and wires the upstream clients.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        Self::build_with(settings, azure_auth::Identity::default()).await
+    }
+
+    /// [`Self::build`], with Entra tokens from `identity`.
+    pub async fn build_with(
+        settings: Settings,
+        identity: azure_auth::Identity,
+    ) -> anyhow::Result<Self> {
         let http = upstream::Upstreams::new(&settings).context("building the HTTP clients")?;
         let metrics = metrics::Metrics::default();
+        let tokens = azure_auth::Tokens::start(&settings, identity, &metrics)
+            .await
+            .context("setting up the Microsoft Entra ID credential (azure_openai.auth)")?;
+        if settings.azure_openai.endpoint.is_some() {
+            tracing::info!(
+                auth = settings.azure_openai.auth.as_str(),
+                "Azure OpenAI authentication"
+            );
+        }
+        let database_token = tokens.database.clone();
         // A model error names its file already; a store error is given its place.
-        let (deps, store) =
-            ToolDeps::open(&settings, http, metrics)
-                .await
-                .map_err(|e| match e {
-                    posts::PostIndexError::Model(_) => anyhow::Error::new(e),
-                    e => anyhow::Error::new(e).context(match settings.posts.backend {
-                        settings::PostsBackend::Sqlite => format!(
-                            "opening the post index at {}",
-                            settings.posts.db_path.display()
-                        ),
-                        settings::PostsBackend::Postgres => {
-                            "opening the post index in PostgreSQL (posts.database_url)".to_owned()
-                        }
-                    }),
-                })?;
+        let (deps, store) = ToolDeps::open(&settings, http, metrics, tokens)
+            .await
+            .map_err(|e| match e {
+                posts::PostIndexError::Model(_) => anyhow::Error::new(e),
+                e => anyhow::Error::new(e).context(match settings.posts.backend {
+                    settings::PostsBackend::Sqlite => format!(
+                        "opening the post index at {}",
+                        settings.posts.db_path.display()
+                    ),
+                    settings::PostsBackend::Postgres => {
+                        "opening the post index in PostgreSQL (posts.database_url)".to_owned()
+                    }
+                }),
+            })?;
         let posts = deps.posts.clone();
         let maintenance = posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),
@@ -146,6 +167,7 @@ impl App {
             deps,
             settings: Arc::new(settings),
             shutting_down: shutting_down.clone(),
+            database_token,
         };
         let mcp_shutdown = tokio_util::sync::CancellationToken::new();
         let admin = admin_listener.map(|l| (l, api::admin_router(state.clone())));

@@ -21,8 +21,14 @@ pub type BoxedLayer = Box<dyn Layer<Registry> + Send + Sync>;
 
 /// The most each payload-logging crate may log: levels whose lines carry
 /// names, errors and counts only (rmcp's warnings dump unexpected messages).
-const CLAMPED: [(&str, LevelFilter); 9] = [
+const CLAMPED: [(&str, LevelFilter); 13] = [
     ("rmcp", LevelFilter::ERROR),
+    // The Azure SDK (Entra ID tokens): its request logs carry token
+    // endpoints' answers; its failures reach our own warnings (azure_auth).
+    ("azure_core", LevelFilter::ERROR),
+    ("azure_identity", LevelFilter::ERROR),
+    ("typespec", LevelFilter::ERROR),
+    ("typespec_client_core", LevelFilter::ERROR),
     ("hyper", LevelFilter::WARN),
     ("hyper_util", LevelFilter::WARN),
     ("reqwest", LevelFilter::WARN),

@@ -53,6 +53,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
         &settings,
         crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),
+        Default::default(),
     )
     .await
     .unwrap();

@@ -51,6 +51,8 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// Cancelled at SIGTERM: `/readyz` answers 503 from then on.
     pub shutting_down: CancellationToken,
+    /// With `posts.auth = "entra"`: the database's token, for `/readyz`.
+    pub database_token: Option<crate::azure_auth::TokenKeeper>,
 }
 
 /// The whole HTTP surface; `/mcp` sessions end when `shutdown` is cancelled.

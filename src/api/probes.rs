@@ -107,6 +107,11 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         local_model: state.deps.posts.local_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
+        llm_auth: state
+            .deps
+            .llm
+            .auth_status(state.settings.azure_openai.auth.as_str()),
+        post_store_token: state.database_token.as_ref().map(|k| k.status()),
         rate_limits: rate_limits(&state),
     };
     let status = if ready {

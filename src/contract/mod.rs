@@ -4,8 +4,10 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+mod auth;
 mod runs;
 
+pub use auth::{LlmAuthStatus, TokenStatus};
 pub use runs::{RunRecord, RunStep, RunToolCall, RunUsage};
 
 /// Body of `POST /api/suggestions`.
@@ -316,6 +318,11 @@ pub struct Readiness {
     pub local_model: Option<String>,
     pub graph_base_url: String,
     pub llm_circuit_open: bool,
+    /// How Azure OpenAI calls are authenticated, and how that goes.
+    pub llm_auth: LlmAuthStatus,
+    /// With `posts.auth = "entra"`: the database token's state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_store_token: Option<TokenStatus>,
     /// Each upstream's rate-limit state: `ok`, `warning` (under 10 % of its
     /// limit left) or `throttled` (a 429's retry time has not passed).
     pub rate_limits: RateLimits,

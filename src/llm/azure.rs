@@ -2,17 +2,17 @@
 //! deployment's rate limits, and the mapping of its answers and failures.
 
 use std::{
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, atomic::AtomicBool},
     time::Duration,
 };
 
 use futures::future::BoxFuture;
 use reqwest::StatusCode;
-use secrecy::ExposeSecret;
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
     ChatModel, ChatOptions, LlmError,
+    auth::Auth,
     chat::{Completion, Message},
     family::{Learned, MAX_LEARNING_RETRIES},
     wire::{self, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse},
@@ -21,7 +21,7 @@ use crate::{
     metrics::{self, Metrics},
     otel,
     ratelimit::{self, RateLimit},
-    settings::{AzureOpenAiSettings, ModelFamily, Secret},
+    settings::{AzureOpenAiSettings, ModelFamily},
     upstream,
 };
 
@@ -56,7 +56,10 @@ pub struct AzureOpenAi {
 
 pub(super) struct Inner {
     pub(super) http: upstream::Lanes,
-    pub(super) api_key: Option<Secret>,
+    pub(super) auth: Auth,
+    /// Whether the refusal of the key or token was logged (once, until a
+    /// call succeeds).
+    pub(super) refusal_logged: AtomicBool,
     /// Parsed once; None when the endpoint or deployment is not configured.
     pub(super) chat_url: Option<reqwest::Url>,
     pub(super) embeddings_url: Option<reqwest::Url>,
@@ -85,7 +88,13 @@ const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 const EMBEDDINGS_ENVELOPE_BYTES: usize = 4 * 1024;
 
 impl AzureOpenAi {
+    /// Azure OpenAI as `s` configures it, with its API key (see [`Self::with_auth`]).
     pub fn new(http: upstream::Lanes, s: &AzureOpenAiSettings) -> Self {
+        Self::with_auth(http, s, Auth::ApiKey(s.api_key.clone()))
+    }
+
+    /// Azure OpenAI, authenticated by `auth`.
+    pub fn with_auth(http: upstream::Lanes, s: &AzureOpenAiSettings, auth: Auth) -> Self {
         let endpoint = s
             .endpoint
             .as_deref()
@@ -108,7 +117,8 @@ impl AzureOpenAi {
         Self {
             inner: Arc::new(Inner {
                 http,
-                api_key: s.api_key.clone(),
+                auth,
+                refusal_logged: AtomicBool::new(false),
                 chat_url: url(&s.chat_deployment, "chat/completions"),
                 embeddings_url: url(&s.embedding_deployment, "embeddings"),
                 dimensions: Some(s.embedding_dimensions).filter(|d| *d > 0),
@@ -285,15 +295,9 @@ impl AzureOpenAi {
         limit: &RateLimit,
     ) -> Result<R, LlmError> {
         let call = async {
-            let key = self
-                .inner
-                .api_key
-                .as_ref()
-                .map(ExposeSecret::expose_secret)
-                .unwrap_or_default();
             // Held until the answer is read: the call's HTTP/2 stream.
             let http = self.inner.http.lease();
-            let request = http.post(url.clone()).header("api-key", key).json(body);
+            let request = self.inner.auth.sign(http.post(url.clone()))?.json(body);
             let seen = |status: StatusCode, headers: &reqwest::header::HeaderMap| {
                 limit.observe(headers);
                 if status == StatusCode::TOO_MANY_REQUESTS {
@@ -310,7 +314,9 @@ impl AzureOpenAi {
             };
             upstream::call_json(request, timeout, cap, seen, refused).await
         };
-        otel::traced(otel::client_span(url), call, LlmError::kind_str).await
+        let result = otel::traced(otel::client_span(url), call, LlmError::kind_str).await;
+        self.log_refusal(&result);
+        result
     }
 }
 

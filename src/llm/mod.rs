@@ -5,6 +5,7 @@
 //! one shared reqwest client, with an error taxonomy and no automatic
 //! retries; [`family`] is what it learns of a chat deployment's model family.
 
+mod auth;
 mod azure;
 pub mod chat;
 mod family;
@@ -14,6 +15,7 @@ mod wire;
 
 use futures::future::BoxFuture;
 
+pub use auth::Auth as LlmAuthHeader;
 pub use azure::AzureOpenAi;
 use chat::{Completion, Message, ToolSpec};
 
@@ -22,8 +24,10 @@ use chat::{Completion, Message, ToolSpec};
 pub enum LlmError {
     #[error("no Azure OpenAI deployment is configured")]
     Unconfigured,
-    #[error("Azure OpenAI rejected the key (401/403)")]
+    #[error("Azure OpenAI rejected the key or token (401/403)")]
     Unauthorized,
+    #[error("no Microsoft Entra ID token for Azure OpenAI")]
+    NoToken,
     #[error("Azure OpenAI rate limit (429)")]
     RateLimited { retry_after_secs: Option<u64> },
     #[error("Azure OpenAI content filter")]
@@ -53,6 +57,7 @@ pub enum LlmError {
 pub enum LlmErrorKind {
     Unconfigured,
     Unauthorized,
+    TokenUnavailable,
     RateLimited,
     ContentFilter,
     BadRequest,
@@ -75,6 +80,7 @@ impl LlmError {
         match self {
             Self::Unconfigured => LlmErrorKind::Unconfigured,
             Self::Unauthorized => LlmErrorKind::Unauthorized,
+            Self::NoToken => LlmErrorKind::TokenUnavailable,
             Self::RateLimited { .. } => LlmErrorKind::RateLimited,
             Self::ContentFilter => LlmErrorKind::ContentFilter,
             Self::BadRequest(_) | Self::Unsupported { .. } => LlmErrorKind::BadRequest,

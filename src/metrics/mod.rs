@@ -158,6 +158,29 @@ impl Metrics {
         }
     }
 
+    /// A Microsoft Entra ID token fetch for `upstream` (`outcome`: ok or
+    /// the failure's name).
+    pub fn entra_token_fetch(&self, upstream: &'static str, outcome: &'static str, seconds: f64) {
+        let i = &self.0;
+        i.entra_token_fetches
+            .get_or_create(&[("upstream", upstream), ("outcome", outcome)])
+            .inc();
+        i.entra_token_fetch_duration
+            .get_or_create(&[("upstream", upstream)])
+            .observe(seconds);
+    }
+
+    /// The token now held for `upstream` expires at `at`.
+    pub fn entra_token_expiry(&self, upstream: &'static str, at: std::time::SystemTime) {
+        let secs = at
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        self.0
+            .entra_token_expiry
+            .get_or_create(&[("upstream", upstream)])
+            .set(i64::try_from(secs).unwrap_or(i64::MAX));
+    }
+
     pub fn llm_circuit(&self, open: bool) {
         self.0.llm_circuit_open.set(i64::from(open));
     }

@@ -36,6 +36,9 @@ pub(super) struct Inner {
     pub(super) llm_duration: Family<Labels<2>, Histogram, fn() -> Histogram>,
     pub(super) llm_tokens: Family<Labels<2>, Counter>,
     pub(super) llm_circuit_open: Gauge,
+    pub(super) entra_token_fetches: Family<Labels<2>, Counter>,
+    pub(super) entra_token_fetch_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
+    pub(super) entra_token_expiry: Family<Labels<1>, Gauge>,
     pub(super) rate_limit: Family<Labels<2>, Gauge>,
     pub(super) graph_calls: Family<Labels<2>, Counter>,
     pub(super) graph_hits_dropped: Family<Labels<1>, Counter>,
@@ -69,6 +72,9 @@ impl Default for Inner {
             llm_duration: seconds_family(),
             llm_tokens: Family::default(),
             llm_circuit_open: Gauge::default(),
+            entra_token_fetches: Family::default(),
+            entra_token_fetch_duration: seconds_family(),
+            entra_token_expiry: Family::default(),
             rate_limit: Family::default(),
             graph_calls: Family::default(),
             graph_hits_dropped: Family::default(),
@@ -97,7 +103,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 28] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 31] {
         [
             (
                 "http_requests",
@@ -154,6 +160,21 @@ impl Inner {
                 "llm_circuit_open",
                 "1 while the LLM circuit breaker skips the agent",
                 &self.llm_circuit_open,
+            ),
+            (
+                "entra_token_fetches",
+                "Microsoft Entra ID token fetches by upstream (azure_openai, postgres) and outcome (ok, refused, unreachable, timeout)",
+                &self.entra_token_fetches,
+            ),
+            (
+                "entra_token_fetch_duration_seconds",
+                "Microsoft Entra ID token fetch latency by upstream (in the background, never in a request)",
+                &self.entra_token_fetch_duration,
+            ),
+            (
+                "entra_token_expiry_timestamp_seconds",
+                "When the Microsoft Entra ID token held for each upstream expires (Unix time)",
+                &self.entra_token_expiry,
             ),
             (
                 "upstream_rate_limit",

@@ -7,10 +7,12 @@ use std::{net::SocketAddr, path::PathBuf};
 
 use serde::Deserialize;
 
+mod azure_identity;
 mod sources;
 mod upstream_http2;
 mod validate;
 
+pub use azure_identity::{AzureIdentityEnv, LlmAuth, PostsAuth};
 pub use upstream_http2::UpstreamHttp2;
 
 /// Everything the service reads at start-up.
@@ -24,6 +26,9 @@ pub struct Settings {
     pub mcp: McpSettings,
     pub runs: RunsSettings,
     pub log: LogSettings,
+    /// The Azure SDKs' identity variables (not settings keys: their own names).
+    #[serde(skip)]
+    pub azure_identity: AzureIdentityEnv,
 }
 
 /// Run records (`GET /api/runs/{runId}`), kept in the post index database.
@@ -171,6 +176,8 @@ pub struct AgentSettings {
 pub struct AzureOpenAiSettings {
     /// `https://<resource>.openai.azure.com`; unset means no LLM.
     pub endpoint: Option<String>,
+    /// How calls are authenticated; never `auto` once loaded.
+    pub auth: LlmAuth,
     pub api_key: Option<Secret>,
     pub chat_deployment: String,
     /// Empty disables semantic post search.
@@ -219,6 +226,8 @@ pub struct PostsSettings {
     /// Where posts are stored: one process's SQLite file, or a PostgreSQL
     /// database shared by several replicas.
     pub backend: PostsBackend,
+    /// How PostgreSQL connections authenticate.
+    pub auth: PostsAuth,
     /// The SQLite file (`backend = "sqlite"`).
     pub db_path: PathBuf,
     /// The PostgreSQL connection URL (`backend = "postgres"`), also read from
@@ -288,6 +297,17 @@ pub struct LogSettings {
 /// read only through [`ExposeSecret::expose_secret`], and it is zeroed when
 /// dropped.
 pub type Secret = secrecy::SecretString;
+
+/// `posts.database_url` parsed. `sslmode=verify-full` (and `verify-ca`) are
+/// read as `require`: this service's TLS always verifies the server's
+/// certificate and name, which is what they ask of libpq. None when it is
+/// not one (the parser's message may quote the URL, password included).
+pub fn postgres_config(url: &str) -> Option<tokio_postgres::Config> {
+    let url = url
+        .replace("sslmode=verify-full", "sslmode=require")
+        .replace("sslmode=verify-ca", "sslmode=require");
+    url.parse().ok()
+}
 pub use secrecy::ExposeSecret;
 
 /// A configuration problem, naming the key.

@@ -96,6 +96,16 @@ impl Settings {
         }
         let mut settings: Settings = builder.build()?.try_deserialize()?;
         settings.server.drop_empty_entries();
+        settings.azure_identity = super::AzureIdentityEnv::from_env(&env);
+        let key = settings
+            .azure_openai
+            .api_key
+            .as_ref()
+            .is_some_and(|k| !secrecy::ExposeSecret::expose_secret(k).trim().is_empty());
+        settings.azure_openai.auth = settings
+            .azure_openai
+            .auth
+            .decide(key, &settings.azure_identity);
         settings.validate()?;
         Ok(settings)
     }

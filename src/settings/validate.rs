@@ -4,7 +4,7 @@
 use reqwest::Url;
 use secrecy::ExposeSecret;
 
-use super::{EmbedderSetting, PostsBackend, Settings, SettingsError};
+use super::{EmbedderSetting, LlmAuth, PostsAuth, PostsBackend, Settings, SettingsError};
 
 /// Upper bound of `server.max_connections` and `mcp.max_sessions`: far
 /// above what the process's file descriptors allow, and it keeps the
@@ -181,12 +181,24 @@ impl Settings {
     fn check_upstreams(&self) -> Checked {
         if let Some(endpoint) = self.llm_endpoint() {
             check_upstream_url("azure_openai.endpoint", endpoint)?;
-            if self.azure_openai.api_key.is_none() {
+            if self.azure_openai.auth == LlmAuth::ApiKey && self.azure_openai.api_key.is_none() {
                 return invalid(
                     "azure_openai.api_key",
-                    "is required when an endpoint is set",
+                    "is required when an endpoint is set, unless azure_openai.auth is keyless \
+                     (workload-identity, managed-identity or client-secret)",
                 );
             }
+        }
+        let missing = self.azure_identity.missing_for(self.azure_openai.auth);
+        if !missing.is_empty() {
+            return invalid(
+                "azure_openai.auth",
+                format!(
+                    "is `{}` but {} not set",
+                    self.azure_openai.auth.as_str(),
+                    missing.join(", ")
+                ),
+            );
         }
         check_upstream_url("msgraph.base_url", &self.msgraph.base_url)
     }
@@ -207,14 +219,47 @@ impl Settings {
                     );
                 }
                 // The parser's message may quote the URL, password included.
-                Some(url) if url.parse::<tokio_postgres::Config>().is_err() => {
-                    return invalid(
-                        "posts.database_url",
-                        "is not a PostgreSQL connection URL (postgres://user:password@host/db)",
-                    );
-                }
-                Some(_) => {}
+                Some(url) => match super::postgres_config(url) {
+                    None => {
+                        return invalid(
+                            "posts.database_url",
+                            "is not a PostgreSQL connection URL (postgres://user:password@host/db)",
+                        );
+                    }
+                    Some(config)
+                        if self.posts.auth == PostsAuth::Entra
+                            && config.get_ssl_mode()
+                                != tokio_postgres::config::SslMode::Require =>
+                    {
+                        return invalid(
+                            "posts.database_url",
+                            "must say sslmode=verify-full (or require) with posts.auth = \"entra\": \
+                             the Entra token is sent as the password and stays valid for an hour, \
+                             so it must only ever reach a server whose certificate was verified",
+                        );
+                    }
+                    Some(_) => {}
+                },
             }
+            let database_identity = self
+                .azure_identity
+                .identity_for_database(self.azure_openai.auth);
+            let missing = self.azure_identity.missing_for(database_identity);
+            if self.posts.auth == PostsAuth::Entra && !missing.is_empty() {
+                return invalid(
+                    "posts.auth",
+                    format!(
+                        "is `entra` with the identity `{}`, but {} not set",
+                        database_identity.as_str(),
+                        missing.join(", ")
+                    ),
+                );
+            }
+        } else if self.posts.auth == PostsAuth::Entra {
+            return invalid(
+                "posts.auth",
+                "is `entra`, which only PostgreSQL takes (posts.backend = \"postgres\")",
+            );
         }
         if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {
             return invalid(

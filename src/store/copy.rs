@@ -36,7 +36,7 @@ pub async fn sqlite_to_postgres(
     let source = sqlite::Store::open(from.to_owned(), Arc::new(NoIndex))
         .await?
         .db();
-    let target = postgres::Store::open(to, Arc::new(NoIndex)).await?;
+    let target = postgres::Store::open(to, Arc::new(NoIndex), None).await?;
     let (mut copied, mut after) = (Copied::default(), 0);
     let now = now_ms();
     loop {

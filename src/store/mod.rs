@@ -21,6 +21,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use crate::{
+    azure_auth::TokenKeeper,
     contract::PostSummary,
     settings::{PostsBackend, PostsSettings},
 };
@@ -112,11 +113,12 @@ pub trait Store: Send + Sync {
 pub async fn open(
     settings: &PostsSettings,
     index: Arc<dyn Index>,
+    token: Option<TokenKeeper>,
 ) -> Result<Arc<dyn Store>, StoreError> {
     Ok(match settings.backend {
         PostsBackend::Sqlite => {
             Arc::new(sqlite::Store::open(settings.db_path.clone(), index).await?)
         }
-        PostsBackend::Postgres => Arc::new(postgres::Store::open(settings, index).await?),
+        PostsBackend::Postgres => Arc::new(postgres::Store::open(settings, index, token).await?),
     })
 }

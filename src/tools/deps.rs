@@ -5,7 +5,8 @@
 use std::{sync::Arc, time::Duration};
 
 use crate::{
-    llm::AzureOpenAi,
+    azure_auth::Tokens,
+    llm::{AzureOpenAi, LlmAuthHeader as Auth},
     metrics::Metrics,
     msgraph::GraphClient,
     posts::{PostIndex, PostIndexError},
@@ -32,6 +33,7 @@ impl ToolDeps {
         settings: &Settings,
         http: Upstreams,
         metrics: Metrics,
+        tokens: Tokens,
     ) -> Result<(Self, Arc<dyn Store>), PostIndexError> {
         let graph = GraphClient::new(
             http.graph,
@@ -40,10 +42,14 @@ impl ToolDeps {
         )
         .with_max_body_bytes(settings.msgraph.max_body_bytes)
         .with_metrics(metrics.clone());
-        let llm =
-            AzureOpenAi::new(http.azure, &settings.azure_openai).with_metrics(metrics.clone());
+        let auth = match tokens.openai {
+            Some(keeper) => Auth::Entra(keeper),
+            None => Auth::ApiKey(settings.azure_openai.api_key.clone()),
+        };
+        let llm = AzureOpenAi::with_auth(http.azure, &settings.azure_openai, auth)
+            .with_metrics(metrics.clone());
         let ranker = PostIndex::ranker(&settings.posts, &llm).await?;
-        let store = store::open(&settings.posts, ranker.index()).await?;
+        let store = store::open(&settings.posts, ranker.index(), tokens.database).await?;
         let posts = PostIndex::new(ranker, store.clone(), llm.clone())
             .with_min_similarity(settings.posts.min_similarity)
             .with_payload_logs(settings.log.payloads)

@@ -7,6 +7,7 @@ mod docs;
 mod errors;
 mod http_edge;
 mod interop;
+mod keyless;
 mod mcp;
 mod mcp_http;
 mod metrics;

@@ -87,7 +87,7 @@ impl Session {
         mirror: &Mirror,
         cursor: &mut Cursor,
     ) -> Result<Self, Unavailable> {
-        let (client, mut connection) = connect.config.connect(connect.tls.clone()).await?;
+        let (client, mut connection) = connect.current().connect(connect.tls.clone()).await?;
         let (tx, changed) = mpsc::unbounded_channel();
         let driver = tokio::spawn(async move {
             let mut messages = futures::stream::poll_fn(move |cx| connection.poll_message(cx));

@@ -28,7 +28,7 @@ use secrecy::ExposeSecret;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::{Index, OpenError, StoreError, Unavailable};
-use crate::settings::PostsSettings;
+use crate::{azure_auth::TokenKeeper, settings::PostsSettings};
 use follow::{Cursor, Session};
 pub use migrate::{MigrationError, migrate};
 use mirror::Mirror;
@@ -63,13 +63,19 @@ impl Drop for Inner {
 struct Connect {
     config: tokio_postgres::Config,
     tls: MakeRustlsConnect,
+    /// With `posts.auth = "entra"`: each new connection's password.
+    token: Option<TokenKeeper>,
 }
 
 impl Store {
     /// Connects, migrates the schema, loads every post into `index` and
     /// starts following the changes. Fails when the database cannot be reached.
-    pub async fn open(settings: &PostsSettings, index: Arc<dyn Index>) -> Result<Self, StoreError> {
-        let connect = Connect::from_settings(settings)?;
+    pub async fn open(
+        settings: &PostsSettings,
+        index: Arc<dyn Index>,
+        token: Option<TokenKeeper>,
+    ) -> Result<Self, StoreError> {
+        let connect = Connect::from_settings(settings, token)?;
         let pool = pool(&connect, settings.pool_size)?;
         let mut client = pool.get().await.map_err(|e| OpenError::Connect(e.into()))?;
         migrate(&mut client).await.map_err(OpenError::from)?;
@@ -101,15 +107,16 @@ impl Store {
 
 impl Connect {
     /// The URL's configuration, with our defaults where it says nothing.
-    fn from_settings(settings: &PostsSettings) -> Result<Self, OpenError> {
+    fn from_settings(
+        settings: &PostsSettings,
+        token: Option<TokenKeeper>,
+    ) -> Result<Self, OpenError> {
         let url = settings
             .database_url
             .as_ref()
             .ok_or(OpenError::NoDatabaseUrl)?;
-        let mut config: tokio_postgres::Config = url
-            .expose_secret()
-            .parse()
-            .map_err(|_| OpenError::BadDatabaseUrl)?;
+        let mut config = crate::settings::postgres_config(url.expose_secret())
+            .ok_or(OpenError::BadDatabaseUrl)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -119,19 +126,59 @@ impl Connect {
         Ok(Self {
             config,
             tls: tls::connector(settings.tls_ca_file.as_deref())?,
+            token,
+        })
+    }
+
+    /// A new connection's configuration: with Entra, the token held now as
+    /// its password (open connections outlive their token; without one,
+    /// the server refuses the connection and says why).
+    fn current(&self) -> tokio_postgres::Config {
+        let mut config = self.config.clone();
+        if let Some(password) = self.token.as_ref().and_then(|t| t.password().ok()) {
+            config.password(password);
+        }
+        config
+    }
+}
+
+/// The pool's connections with Entra: each takes the token held when it
+/// opens.
+struct TokenConnect(Connect);
+
+impl deadpool_postgres::Connect for TokenConnect {
+    fn connect(
+        &self,
+        _: &tokio_postgres::Config,
+    ) -> futures::future::BoxFuture<
+        '_,
+        Result<(tokio_postgres::Client, tokio::task::JoinHandle<()>), tokio_postgres::Error>,
+    > {
+        Box::pin(async move {
+            let (client, connection) = self.0.current().connect(self.0.tls.clone()).await?;
+            let driver = tokio::spawn(async move {
+                if let Err(e) = connection.await {
+                    tracing::warn!(error.message = %e, "post index database connection closed");
+                }
+            });
+            Ok((client, driver))
         })
     }
 }
 
 /// The writers' connection pool.
 fn pool(connect: &Connect, size: usize) -> Result<Pool, OpenError> {
-    let manager = Manager::from_config(
-        connect.config.clone(),
-        connect.tls.clone(),
-        ManagerConfig {
-            recycling_method: RecyclingMethod::Fast,
-        },
-    );
+    let config = ManagerConfig {
+        recycling_method: RecyclingMethod::Fast,
+    };
+    let manager = match connect.token {
+        Some(_) => Manager::from_connect(
+            connect.config.clone(),
+            TokenConnect(connect.clone()),
+            config,
+        ),
+        None => Manager::from_config(connect.config.clone(), connect.tls.clone(), config),
+    };
     Ok(Pool::builder(manager)
         .max_size(size)
         .runtime(Runtime::Tokio1)

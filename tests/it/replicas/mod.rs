@@ -6,6 +6,7 @@
 //! - [`outage`]: the database down, and embedding shared between replicas;
 //! - [`schema`]: migrations and `migrate-posts`.
 
+mod entra;
 mod outage;
 mod schema;
 mod sync;

@@ -19,10 +19,15 @@ async fn open(url: &str, ca: Option<&std::path::Path>) -> Result<(), String> {
     }
     let settings: Settings = deps::settings(dir.path(), &env);
     let http = Upstreams::new(&settings).unwrap();
-    linkup_suggestions::tools::ToolDeps::open(&settings, http, Default::default())
-        .await
-        .map(drop)
-        .map_err(|e| e.to_string())
+    linkup_suggestions::tools::ToolDeps::open(
+        &settings,
+        http,
+        Default::default(),
+        Default::default(),
+    )
+    .await
+    .map(drop)
+    .map_err(|e| e.to_string())
 }
 
 #[tokio::test(flavor = "multi_thread")]

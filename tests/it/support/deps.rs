@@ -30,7 +30,7 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
     let http = Upstreams::new(&settings).expect("the HTTP clients");
-    let (deps, store) = ToolDeps::open(&settings, http, Default::default())
+    let (deps, store) = ToolDeps::open(&settings, http, Default::default(), Default::default())
         .await
         .expect("the tools' dependencies");
     Deps {

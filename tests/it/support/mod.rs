@@ -3,6 +3,7 @@
 
 pub mod binary;
 pub mod deps;
+pub mod entra;
 pub mod faults;
 pub mod graph;
 pub mod logs;
@@ -14,7 +15,7 @@ pub mod tls;
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 
-use linkup_suggestions::{App, settings::Settings};
+use linkup_suggestions::{App, azure_auth::Identity, settings::Settings};
 use serde_json::{Value, json};
 
 pub use graph::{Doc, FakeGraph};
@@ -109,11 +110,27 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     logs::init();
     let graph = FakeGraph::start().await;
     let openai = FakeOpenAi::start().await;
+    spawn_app_on(options, graph, openai, Identity::default(), |_| {}).await
+}
+
+/// The app over fakes already started, with Entra ID tokens from
+/// `identity`; `edit` changes its environment last.
+pub async fn spawn_app_on(
+    options: Options,
+    graph: FakeGraph,
+    openai: FakeOpenAi,
+    identity: Identity,
+    edit: impl FnOnce(&mut HashMap<String, String>),
+) -> TestApp {
+    logs::init();
     let dir = tempfile::tempdir().expect("temp dir");
     let db_path = dir.path().join("posts.db");
-    let env = test_env(&graph, &openai, &db_path, &options);
+    let mut env = test_env(&graph, &openai, &db_path, &options);
+    edit(&mut env);
     let settings = Settings::load_from(&PathBuf::from("config"), env).expect("test settings");
-    let app = App::build(settings).await.expect("app builds");
+    let app = App::build_with(settings, identity)
+        .await
+        .expect("app builds");
     let addr = app.local_addr();
     let admin = app.admin_addr();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -107,6 +107,9 @@ pub struct Received {
 
 #[derive(Default)]
 struct Script {
+    /// Keyless: the Entra ID token accepted (`Authorization: Bearer …`)
+    /// in place of the key.
+    bearer: Option<String>,
     chat: VecDeque<ChatStep>,
     chat_default: Option<ChatStep>,
     /// When set, the step is chosen by the request's round (assistant messages
@@ -168,6 +171,12 @@ impl FakeOpenAi {
 
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// Accepts `Authorization: Bearer <token>` instead of the key (Entra
+    /// ID); anything else gets Azure's documented 401.
+    pub fn accept_bearer(&self, token: &str) {
+        self.script.lock().unwrap().bearer = Some(token.to_owned());
     }
 
     /// Queues chat answers; when the queue is empty the fake replies with a stock hint.
@@ -445,7 +454,22 @@ async fn serve(script: &Mutex<Script>, request: Request<'_>, raw: String, body: 
             });
         }
     }
-    if headers.get("api-key").and_then(|v| v.to_str().ok()) != Some(API_KEY) {
+    let bearer = script.lock().unwrap().bearer.clone();
+    if let Some(token) = bearer {
+        let sent = headers.get("authorization").and_then(|v| v.to_str().ok());
+        if sent != Some(format!("Bearer {token}").as_str()) {
+            // Azure OpenAI's answer to a missing, invalid or expired token
+            // (a different shape from its other errors).
+            return (
+                StatusCode::UNAUTHORIZED,
+                Json(json!({
+                    "statusCode": 401,
+                    "message": "Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired."
+                })),
+            )
+                .into_response();
+        }
+    } else if headers.get("api-key").and_then(|v| v.to_str().ok()) != Some(API_KEY) {
         return azure_error(
             401,
             "401",

@@ -171,6 +171,28 @@ impl PgServer {
         assert!(status.success(), "createdb {db} failed");
     }
 
+    /// Runs `statement` in database `db` as the superuser (psql).
+    pub fn sql(&self, db: &str, statement: &str) {
+        let out = Command::new(self.bin.join("psql"))
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+            ])
+            .args(["-d", db, "-v", "ON_ERROR_STOP=1", "-c", statement])
+            .env("PGSSLMODE", "prefer")
+            .output()
+            .expect("psql runs");
+        assert!(
+            out.status.success(),
+            "psql failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// Stops the server at once (connections are cut); `start_again` brings it back.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
@@ -197,6 +219,12 @@ impl PgServer {
     /// pg_hba.conf rejecting every connection without TLS. Restarts the
     /// server on its port; returns the CA's certificate (PEM).
     pub fn require_tls(&mut self) -> PathBuf {
+        self.require_tls_with("")
+    }
+
+    /// [`Self::require_tls`], with `hba` (pg_hba.conf lines) ahead of its
+    /// rules (e.g. a role that must give its password).
+    pub fn require_tls_with(&mut self, hba: &str) -> PathBuf {
         let dir = &self.dir.path().to_owned();
         let certs = super::tls::test_certs(dir);
         let data = dir.join("data");
@@ -218,7 +246,7 @@ impl PgServer {
         std::fs::write(&conf, text).unwrap();
         std::fs::write(
             data.join("pg_hba.conf"),
-            "local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostnossl all all 127.0.0.1/32 reject\n",
+            format!("{hba}local all all trust\nhostssl all all 127.0.0.1/32 trust\nhostnossl all all 127.0.0.1/32 reject\n"),
         )
         .unwrap();
         self.stop();
