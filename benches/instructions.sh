@@ -11,6 +11,8 @@
 #   TRACES=1 benches/instructions.sh B1             # exporting traces (OTLP) to
 #                                                   # a local receiver
 #   DATABASE_URL=postgres://… benches/instructions.sh B1   # posts in PostgreSQL
+#   BENCH_LLM_AUTH=managed-identity benches/instructions.sh B1   # an Entra ID
+#                                                   # token in place of the key
 #
 # Needs valgrind (apt-get install valgrind). Takes ~20 s per scenario.
 set -euo pipefail

@@ -65,6 +65,9 @@ impl Service {
             .env("LINKUP__SERVER__ADDR", "127.0.0.1:0")
             .env("LINKUP__POSTS__DB_PATH", &db)
             .env("LINKUP__LOG__FORMAT", "json")
+            // Every scenario measures runs, not repeat views (the panel
+            // cache has its own replay); a scenario may turn it on.
+            .env("LINKUP__CACHE__ENABLED", "false")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).expect("stderr file"));
         for (k, v) in env {
@@ -207,6 +210,27 @@ fn llm_env(graph: &FakeGraph, openai: &FakeOpenAi) -> Vec<(&'static str, String)
         // path); B14 measures admission itself.
         ("LINKUP__SERVER__MAX_IN_FLIGHT", "4000".to_owned()),
     ]
+}
+
+/// `BENCH_LLM_AUTH=managed-identity`: Azure OpenAI takes a Microsoft Entra
+/// ID token (from a fake App Service identity endpoint, an hour long) in
+/// place of the key, to compare B1 with a bearer token against B1 with a key.
+async fn keyless(
+    env: &mut Vec<(&'static str, String)>,
+    openai: &FakeOpenAi,
+) -> Option<support::entra::FakeEntra> {
+    if std::env::var("BENCH_LLM_AUTH").as_deref() != Ok("managed-identity") {
+        return None;
+    }
+    let accepting = openai.clone();
+    let entra = support::entra::FakeEntra::start(move |t| accepting.accept_bearer(t)).await;
+    env.retain(|(k, _)| *k != "AZURE_OPENAI_API_KEY");
+    env.push(("IDENTITY_ENDPOINT", entra.identity_endpoint()));
+    env.push((
+        "IDENTITY_HEADER",
+        support::entra::IDENTITY_HEADER.to_owned(),
+    ));
+    Some(entra)
 }
 
 /// B1's and B2's script, a typical agent request: the model finds what it
@@ -431,7 +455,9 @@ async fn throughput(
 async fn b1(http: &reqwest::Client, n: usize) -> Row {
     let (graph, openai) = fakes().await;
     openai.chat_by_round(one_round());
-    let svc = Service::start(&llm_env(&graph, &openai));
+    let mut env = llm_env(&graph, &openai);
+    let _identity = keyless(&mut env, &openai).await;
+    let svc = Service::start(&env);
     seed_posts(http, &svc, 200).await;
     throughput(
         "B1",

@@ -5,6 +5,8 @@
 //! fails on an import circle between modules and on a file over 350 lines.
 //! - [`settings`]: typed configuration (files + environment), checked.
 //! - [`api`]: HTTP only — routes, handlers, `ApiError`, middleware, `/mcp`'s door.
+//! - [`cache`]: the panel cache (repeat views) — per post, request and
+//!   caller, identical concurrent misses sharing one run.
 //! - [`contract`]: wire types of the HTTP API (and the run record's).
 //! - [`degraded`]: every reason `meta.degraded` can carry, with its wire string.
 //! - [`agent`]: the orchestrator — one run per request and the one
@@ -39,6 +41,7 @@
 pub mod agent;
 pub mod api;
 pub mod azure_auth;
+pub mod cache;
 pub mod contract;
 pub mod degraded;
 pub mod keywords;
@@ -107,9 +110,17 @@ impl App {
                 "Azure OpenAI authentication"
             );
         }
+        let cache = settings.cache.enabled.then(|| {
+            cache::PanelCache::new(
+                &settings.cache,
+                cache::generation(&settings),
+                metrics.clone(),
+            )
+        });
         let database_token = tokens.database.clone();
+
         // A model error names its file already; a store error is given its place.
-        let (deps, store) = ToolDeps::open(&settings, http, metrics, tokens)
+        let (deps, store) = ToolDeps::open(&settings, http, metrics, tokens, cache.clone())
             .await
             .map_err(|e| match e {
                 posts::PostIndexError::Model(_) => anyhow::Error::new(e),
@@ -168,6 +179,7 @@ impl App {
             settings: Arc::new(settings),
             shutting_down: shutting_down.clone(),
             database_token,
+            cache,
         };
         let mcp_shutdown = tokio_util::sync::CancellationToken::new();
         let admin = admin_listener.map(|l| (l, api::admin_router(state.clone())));

@@ -117,6 +117,7 @@ fn assemble(
             elapsed_ms: p.elapsed_ms,
             degraded,
             provisional: false,
+            cached: false,
         },
     }
 }

@@ -54,6 +54,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
         crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),
         Default::default(),
+        None,
     )
     .await
     .unwrap();

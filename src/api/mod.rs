@@ -1,6 +1,7 @@
 //! HTTP only: the router, shared state, edge middleware (request ids, API
 //! keys, body limits, CORS, tracing) and the handlers, one file per resource.
 
+mod cached;
 mod error;
 mod extract;
 mod mcp;
@@ -53,6 +54,8 @@ pub struct AppState {
     pub shutting_down: CancellationToken,
     /// With `posts.auth = "entra"`: the database's token, for `/readyz`.
     pub database_token: Option<crate::azure_auth::TokenKeeper>,
+    /// The panel cache, unless `cache.enabled` is false.
+    pub cache: Option<crate::cache::PanelCache>,
 }
 
 /// The whole HTTP surface; `/mcp` sessions end when `shutdown` is cancelled.

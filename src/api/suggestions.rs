@@ -1,5 +1,6 @@
 //! `POST /api/suggestions` and the old `GET /api/posts/{postId}/suggestions`.
 
+use super::cached::{Answer, Conditions, Route};
 use super::{
     AppState, Arrived,
     error::ApiError,
@@ -8,6 +9,7 @@ use super::{
 };
 use crate::{
     agent::{Emitter, RunInput, Ticket},
+    cache::{self, Entry, Outcome, PanelCache, PanelKey, View},
     contract::{CombinedSuggestionsResponse, ErrorBody, SuggestionsRequest},
     settings::Secret,
 };
@@ -19,6 +21,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
+use secrecy::ExposeSecret;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -43,10 +46,11 @@ pub async fn suggest(
     AppJson(body): AppJson<SuggestionsRequest>,
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
+    let conditions = Conditions::read(&headers);
     let stream = wants_stream(headers);
     let req = validate::suggestions(body)?;
     let input = RunInput::for_request(req, graph_token, arrived);
-    answer(&state, stream, input).await
+    answer(&state, (stream, Route::Post, &conditions), input).await
 }
 
 /// The run's id in every answer (JSON or stream), before the run starts.
@@ -62,10 +66,36 @@ fn wants_stream(headers: HeaderMap) -> bool {
         .is_some_and(|v| v.contains("application/x-ndjson"))
 }
 
+/// How the caller asked: a stream or JSON, on which route, with which
+/// cache conditions.
+type Asked<'a> = (bool, Route, &'a Conditions);
+
 /// JSON, or an NDJSON event stream when the caller asks for one; `X-Run-Id`
-/// names the run either way. Refused (503 `overloaded`) before any upstream
-/// is called when no run slot is free in time.
-async fn answer(state: &AppState, stream: bool, input: RunInput) -> Result<Response, ApiError> {
+/// names the run either way. A cached panel is answered before admission
+/// (served while shedding); a miss is refused (503 `overloaded`) before any
+/// upstream is called when no run slot is free in time, and identical
+/// concurrent misses share one run.
+async fn answer(state: &AppState, asked: Asked<'_>, input: RunInput) -> Result<Response, ApiError> {
+    let (stream, _, conditions) = asked;
+    let cache = state.cache.as_ref().filter(|_| !conditions.no_store);
+    let view = View {
+        post_id: &input.post_id,
+        text: &input.text,
+        tags: &input.tags,
+        category: input.category.as_deref(),
+        token: input.graph_token.as_ref(),
+    };
+    let key = cache.map(|c| PanelKey::of(&view, c.generation()));
+    if let (Some(cache), Some(key)) = (cache, &key) {
+        if conditions.no_cache {
+            cache.invalidate(key).await;
+        } else if let Some(entry) = cache.get(key).await {
+            cache.count(Outcome::Hit);
+            return Ok(serve(state, &entry, asked).await);
+        }
+    } else if let Some(cache) = &state.cache {
+        cache.count(Outcome::Bypass);
+    }
     let ticket = state
         .orchestrator
         .admit()
@@ -73,23 +103,106 @@ async fn answer(state: &AppState, stream: bool, input: RunInput) -> Result<Respo
         .map_err(|o| ApiError::Overloaded {
             retry_after_secs: o.retry_after_secs,
         })?;
+    let token_left = cache::token_left(input.graph_token.as_ref().map(|t| t.expose_secret()));
     let run_id = HeaderValue::from_str(&input.run_id).ok();
-    let mut response = run(state, stream, input, ticket).await;
+    let mut response = match (cache, key) {
+        (Some(cache), Some(key)) if !stream => {
+            let orchestrator = state.orchestrator.clone();
+            let run = async move { orchestrator.run(input, Emitter::default(), ticket).await };
+            let (entry, outcome) = cache.get_or_run(key, token_left, run).await;
+            cache.count(outcome);
+            match entry {
+                Some(entry) => fresh(&entry, asked),
+                // The shared run's task ended without a panel (it panicked):
+                // a bug, logged; the caller may try again at once.
+                None => {
+                    tracing::error!("a shared suggestions run ended without a panel");
+                    return Err(ApiError::Overloaded {
+                        retry_after_secs: 1,
+                    });
+                }
+            }
+        }
+        (cache, key) => {
+            let keep = cache.cloned().zip(key);
+            run(state, stream, input, ticket, keep, token_left).await
+        }
+    };
     if let Some(id) = run_id {
-        response.headers_mut().insert(RUN_ID, id);
+        response.headers_mut().entry(RUN_ID).or_insert(id);
     }
     Ok(response)
 }
 
-async fn run(state: &AppState, stream: bool, input: RunInput, ticket: Ticket) -> Response {
+/// A cached panel: its posts deleted or expired since left out, marked
+/// `meta.cached` with its original run's id.
+async fn serve(state: &AppState, entry: &Entry, asked: Asked<'_>) -> Response {
+    let (stream, route, conditions) = asked;
+    let mut panel = entry.panel.clone();
+    let ids: Vec<String> = panel.posts.iter().map(|p| p.id.clone()).collect();
+    if !ids.is_empty() {
+        let live = state.deps.posts.live(ids).await.unwrap_or_default();
+        panel.posts.retain(|p| live.contains(&p.id));
+    }
+    panel.meta.cached = true;
+    let etag = cache::etag(&panel);
+    let mut response = Answer {
+        route,
+        conditions,
+        stream,
+        etag: &etag,
+        fresh_for: entry.left(),
+        age: Some(entry.stored.elapsed()),
+    }
+    .respond(panel);
+    if let Ok(id) = HeaderValue::from_str(&entry.panel.meta.run_id) {
+        response.headers_mut().insert(RUN_ID, id);
+    }
+    response
+}
+
+/// A panel just computed (and stored, when it is kept).
+fn fresh(entry: &Entry, (stream, route, conditions): Asked<'_>) -> Response {
+    Answer {
+        route,
+        conditions,
+        stream,
+        etag: &entry.etag,
+        fresh_for: entry.left(),
+        age: None,
+    }
+    .respond(entry.panel.clone())
+}
+
+/// A run answered as it goes: JSON when it ends, or its events streamed;
+/// its panel stored under `keep` when given.
+async fn run(
+    state: &AppState,
+    stream: bool,
+    input: RunInput,
+    ticket: Ticket,
+    keep: Option<(PanelCache, PanelKey)>,
+    token_left: Option<std::time::Duration>,
+) -> Response {
+    let orchestrator = state.orchestrator.clone();
     if !stream {
-        let panel = state.orchestrator.run(input, Emitter::default(), ticket);
-        return Json(panel.await).into_response();
+        let panel = orchestrator.run(input, Emitter::default(), ticket).await;
+        if let Some((cache, key)) = keep {
+            cache.store(&key, panel.clone(), token_left).await;
+        }
+        let etag = cache::etag(&panel);
+        let mut response = Json(panel).into_response();
+        if let Ok(etag) = HeaderValue::from_str(&etag) {
+            response.headers_mut().insert(header::ETAG, etag);
+        }
+        return response;
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let orchestrator = state.orchestrator.clone();
     let run = tokio::spawn(async move {
-        orchestrator.run(input, Emitter::new(tx), ticket).await;
+        let panel = orchestrator.run(input, Emitter::new(tx), ticket).await;
+        if let Some((cache, key)) = keep {
+            cache.store(&key, panel, token_left).await;
+        }
     });
     // Aborts the run when the client goes away (the stream is dropped).
     let guard = AbortOnDrop(run);
@@ -131,6 +244,7 @@ pub async fn suggest_for_post(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let graph_token = bearer_token(&headers)?;
+    let conditions = Conditions::read(&headers);
     let stream = wants_stream(headers);
     let post = state
         .deps
@@ -147,7 +261,7 @@ pub async fn suggest_for_post(
         graph_token,
         arrived,
     };
-    answer(&state, stream, input).await
+    answer(&state, (stream, Route::Get, &conditions), input).await
 }
 
 /// The caller's Graph token from `Authorization: Bearer …`, if sent.

@@ -246,6 +246,9 @@ pub struct ResponseMeta {
     /// event); the `result` replaces it. Absent from final answers.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub provisional: bool,
+    /// Served from the panel cache; `runId` is the run that computed it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// Which path produced the answer.

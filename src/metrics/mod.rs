@@ -181,6 +181,19 @@ impl Metrics {
             .set(i64::try_from(secs).unwrap_or(i64::MAX));
     }
 
+    /// A panel cache lookup (`result`: hit, miss, coalesced, bypass), and
+    /// the cache's size after it.
+    pub fn panel_cache(&self, result: &'static str, entries: u64, bytes: u64) {
+        let i = &self.0;
+        i.panel_cache_requests
+            .get_or_create(&[("result", result)])
+            .inc();
+        i.panel_cache_entries
+            .set(i64::try_from(entries).unwrap_or(i64::MAX));
+        i.panel_cache_bytes
+            .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+    }
+
     pub fn llm_circuit(&self, open: bool) {
         self.0.llm_circuit_open.set(i64::from(open));
     }

@@ -37,6 +37,9 @@ pub(super) struct Inner {
     pub(super) llm_tokens: Family<Labels<2>, Counter>,
     pub(super) llm_circuit_open: Gauge,
     pub(super) entra_token_fetches: Family<Labels<2>, Counter>,
+    pub(super) panel_cache_requests: Family<Labels<1>, Counter>,
+    pub(super) panel_cache_entries: Gauge,
+    pub(super) panel_cache_bytes: Gauge,
     pub(super) entra_token_fetch_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
     pub(super) entra_token_expiry: Family<Labels<1>, Gauge>,
     pub(super) rate_limit: Family<Labels<2>, Gauge>,
@@ -73,6 +76,9 @@ impl Default for Inner {
             llm_tokens: Family::default(),
             llm_circuit_open: Gauge::default(),
             entra_token_fetches: Family::default(),
+            panel_cache_requests: Family::default(),
+            panel_cache_entries: Gauge::default(),
+            panel_cache_bytes: Gauge::default(),
             entra_token_fetch_duration: seconds_family(),
             entra_token_expiry: Family::default(),
             rate_limit: Family::default(),
@@ -103,7 +109,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 31] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 34] {
         [
             (
                 "http_requests",
@@ -160,6 +166,21 @@ impl Inner {
                 "llm_circuit_open",
                 "1 while the LLM circuit breaker skips the agent",
                 &self.llm_circuit_open,
+            ),
+            (
+                "panel_cache_requests",
+                "Suggestions requests by panel cache result (hit, miss, coalesced: waited for an identical request's run, bypass: not read)",
+                &self.panel_cache_requests,
+            ),
+            (
+                "panel_cache_entries",
+                "Panels in the cache",
+                &self.panel_cache_entries,
+            ),
+            (
+                "panel_cache_bytes",
+                "Bytes of panels in the cache (their JSON), bounded by cache.max_bytes",
+                &self.panel_cache_bytes,
             ),
             (
                 "entra_token_fetches",

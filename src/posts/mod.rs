@@ -199,6 +199,20 @@ impl PostIndex {
             .pop())
     }
 
+    /// Which of `ids` are still live posts (not deleted, not expired).
+    pub async fn live(
+        &self,
+        ids: Vec<String>,
+    ) -> Result<std::collections::HashSet<String>, PostIndexError> {
+        Ok(self
+            .store
+            .get_many(ids, now_ms())
+            .await?
+            .into_iter()
+            .map(|p| p.id)
+            .collect())
+    }
+
     /// Deletes a post; true when it existed.
     pub async fn delete(&self, id: &str) -> Result<bool, PostIndexError> {
         Ok(self.store.delete(id).await?)

@@ -26,9 +26,22 @@ pub struct Settings {
     pub mcp: McpSettings,
     pub runs: RunsSettings,
     pub log: LogSettings,
+    pub cache: CacheSettings,
     /// The Azure SDKs' identity variables (not settings keys: their own names).
     #[serde(skip)]
     pub azure_identity: AzureIdentityEnv,
+}
+
+/// The panel cache (repeat views).
+#[derive(Debug, Clone, Deserialize)]
+pub struct CacheSettings {
+    pub enabled: bool,
+    /// Seconds a complete panel is served again.
+    pub ttl_s: u64,
+    /// Seconds a panel with a degraded source is served again.
+    pub degraded_ttl_s: u64,
+    /// Bytes of panels (their JSON) kept at most.
+    pub max_bytes: u64,
 }
 
 /// Run records (`GET /api/runs/{runId}`), kept in the post index database.

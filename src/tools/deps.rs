@@ -6,6 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use crate::{
     azure_auth::Tokens,
+    cache::{Invalidating, PanelCache},
     llm::{AzureOpenAi, LlmAuthHeader as Auth},
     metrics::Metrics,
     msgraph::GraphClient,
@@ -34,6 +35,7 @@ impl ToolDeps {
         http: Upstreams,
         metrics: Metrics,
         tokens: Tokens,
+        cache: Option<PanelCache>,
     ) -> Result<(Self, Arc<dyn Store>), PostIndexError> {
         let graph = GraphClient::new(
             http.graph,
@@ -49,7 +51,16 @@ impl ToolDeps {
         let llm = AzureOpenAi::with_auth(http.azure, &settings.azure_openai, auth)
             .with_metrics(metrics.clone());
         let ranker = PostIndex::ranker(&settings.posts, &llm).await?;
-        let store = store::open(&settings.posts, ranker.index(), tokens.database).await?;
+        // Every post written or removed, here or on another replica, drops
+        // its cached panels.
+        let index = match cache {
+            Some(cache) => Arc::new(Invalidating {
+                inner: ranker.index(),
+                cache,
+            }),
+            None => ranker.index(),
+        };
+        let store = store::open(&settings.posts, index, tokens.database).await?;
         let posts = PostIndex::new(ranker, store.clone(), llm.clone())
             .with_min_similarity(settings.posts.min_similarity)
             .with_payload_logs(settings.log.payloads)

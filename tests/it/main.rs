@@ -13,6 +13,7 @@ mod mcp_http;
 mod metrics;
 mod model_families;
 mod overload;
+mod panel_cache;
 mod posts;
 mod privacy;
 mod quality;

@@ -194,3 +194,40 @@ async fn a_replica_killed_during_ingestion_loses_no_acknowledged_post() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_post_written_on_one_replica_drops_its_cached_panels_on_the_other() {
+    let (_pg, url) = database().await;
+    let cached = |url: String| async move {
+        crate::support::spawn_app_with(Options {
+            env: vec![
+                ("LINKUP__POSTS__BACKEND", "postgres".to_owned()),
+                ("LINKUP__POSTS__DATABASE_URL", url),
+                ("LINKUP__CACHE__ENABLED", "true".to_owned()),
+            ],
+            ..Options::default()
+        })
+        .await
+    };
+    let (a, b) = (cached(url.clone()).await, cached(url).await);
+    let text = "Where do I park at the Seoul office?";
+    assert_eq!(a.put_post("park-1", post_body(text, &[])).await, 201);
+    let view = json!({"postId": "park-1", "text": text});
+    b.suggest(view.clone(), None).await;
+    let (_, again) = b.suggest(view.clone(), None).await;
+    assert_eq!(again["meta"]["cached"], true, "{again}");
+    // Edited on A: B hears it through the change feed and drops the panel.
+    assert_eq!(
+        a.put_post(
+            "park-1",
+            post_body("Where do I park my bike at the Seoul office?", &[])
+        )
+        .await,
+        200
+    );
+    eventually(Duration::from_secs(2), "B drops park-1's panel", || async {
+        let (_, body) = b.suggest(view.clone(), None).await;
+        body["meta"].get("cached").is_none()
+    })
+    .await;
+}

@@ -24,6 +24,7 @@ async fn open(url: &str, ca: Option<&std::path::Path>) -> Result<(), String> {
         http,
         Default::default(),
         Default::default(),
+        None,
     )
     .await
     .map(drop)

@@ -30,9 +30,15 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
     let http = Upstreams::new(&settings).expect("the HTTP clients");
-    let (deps, store) = ToolDeps::open(&settings, http, Default::default(), Default::default())
-        .await
-        .expect("the tools' dependencies");
+    let (deps, store) = ToolDeps::open(
+        &settings,
+        http,
+        Default::default(),
+        Default::default(),
+        None,
+    )
+    .await
+    .expect("the tools' dependencies");
     Deps {
         deps: Arc::new(deps),
         store,

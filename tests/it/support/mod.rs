@@ -178,6 +178,9 @@ pub fn test_env(
         ("LINKUP__MSGRAPH__BASE_URL", graph.url()),
         ("LINKUP__POSTS__DB_PATH", db.display().to_string()),
         ("LINKUP__SERVER__SHUTDOWN_GRACE_MS", "5000".to_owned()),
+        // Tests send the same request again and expect a run; the panel
+        // cache's own tests turn it on.
+        ("LINKUP__CACHE__ENABLED", "false".to_owned()),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))

@@ -1,0 +1,304 @@
+//! The panel cache (repeat views): panels kept per post, request and caller
+//! ([`PanelKey`]) for `cache.ttl_s` (degraded ones `cache.degraded_ttl_s`,
+//! never past the caller's token's `exp`), bounded by `cache.max_bytes`;
+//! identical concurrent misses share one run, spawned so that it outlives
+//! the request that started it; a post's panels go when it is written or
+//! deleted. moka keeps the entries (per-entry expiry, a byte weigher); the
+//! shared runs are ours, because moka runs an init inside its first
+//! caller's future and starts it again when that caller goes away.
+
+mod key;
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant, SystemTime},
+};
+
+use futures::{FutureExt, future::Shared};
+use sha2::{Digest, Sha256};
+
+pub use key::{PanelKey, View, generation, left_for_token};
+
+use crate::{
+    contract::CombinedSuggestionsResponse,
+    degraded::Degraded,
+    metrics::Metrics,
+    settings::CacheSettings,
+    store::{Index, Vector},
+};
+
+/// A cached panel.
+pub struct Entry {
+    /// The panel as its run answered it (`meta` included: the original run).
+    pub panel: CombinedSuggestionsResponse,
+    /// Over the panel's content, not `meta` (RFC 9110 strong validator).
+    pub etag: String,
+    /// When it was stored (`Age`).
+    pub stored: Instant,
+    /// How long it is served.
+    pub ttl: Duration,
+    /// Its weight: the panel's JSON size.
+    bytes: u32,
+}
+
+impl Entry {
+    /// Seconds it is still served.
+    pub fn left(&self) -> Duration {
+        self.ttl.saturating_sub(self.stored.elapsed())
+    }
+}
+
+/// A shared run's result, for each waiter.
+type Run = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
+
+/// How a lookup went (`linkup_panel_cache_requests_total{result}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Hit,
+    Miss,
+    /// Waited for an identical request's run.
+    Coalesced,
+    /// Not read (`no-cache`, `no-store`, disabled).
+    Bypass,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hit => "hit",
+            Self::Miss => "miss",
+            Self::Coalesced => "coalesced",
+            Self::Bypass => "bypass",
+        }
+    }
+}
+
+/// The cache. Cheap to clone.
+#[derive(Clone)]
+pub struct PanelCache {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    entries: moka::future::Cache<PanelKey, Arc<Entry>>,
+    running: Mutex<HashMap<PanelKey, Run>>,
+    ttl: Duration,
+    degraded_ttl: Duration,
+    generation: [u8; 32],
+    metrics: Metrics,
+}
+
+/// Each entry lives its own `ttl`.
+struct PerEntry;
+
+impl moka::Expiry<PanelKey, Arc<Entry>> for PerEntry {
+    fn expire_after_create(
+        &self,
+        _: &PanelKey,
+        entry: &Arc<Entry>,
+        _: std::time::Instant,
+    ) -> Option<Duration> {
+        Some(entry.ttl)
+    }
+}
+
+impl PanelCache {
+    /// The cache `settings` configure, keyed under the settings digest
+    /// `generation` (see [`generation`]).
+    pub fn new(settings: &CacheSettings, generation: [u8; 32], metrics: Metrics) -> Self {
+        let entries = moka::future::Cache::builder()
+            .max_capacity(settings.max_bytes)
+            .weigher(|_: &PanelKey, e: &Arc<Entry>| e.bytes)
+            .expire_after(PerEntry)
+            .support_invalidation_closures()
+            .build();
+        Self {
+            inner: Arc::new(Inner {
+                entries,
+                running: Mutex::default(),
+                ttl: Duration::from_secs(settings.ttl_s),
+                degraded_ttl: Duration::from_secs(settings.degraded_ttl_s),
+                generation,
+                metrics,
+            }),
+        }
+    }
+
+    pub fn generation(&self) -> &[u8; 32] {
+        &self.inner.generation
+    }
+
+    /// The stored panel under `key`.
+    pub async fn get(&self, key: &PanelKey) -> Option<Arc<Entry>> {
+        self.inner.entries.get(key).await
+    }
+
+    /// `key`'s panel: stored, or the result of the run already under way for
+    /// it, or of `run`, spawned here and shared with identical requests that
+    /// come while it runs. Its result is stored whoever still waits.
+    /// `token_left` bounds the entry's life (the caller's token's `exp`).
+    pub async fn get_or_run(
+        &self,
+        key: PanelKey,
+        token_left: Option<Duration>,
+        run: impl Future<Output = CombinedSuggestionsResponse> + Send + 'static,
+    ) -> (Option<Arc<Entry>>, Outcome) {
+        let (shared, outcome) = {
+            let mut running = self.lock();
+            match running.get(&key) {
+                Some(shared) => (shared.clone(), Outcome::Coalesced),
+                None => {
+                    let cache = self.clone();
+                    let k = key.clone();
+                    let task = tokio::spawn(async move {
+                        let panel = run.await;
+                        let entry = cache.store(&k, panel, token_left).await;
+                        cache.lock().remove(&k);
+                        entry
+                    });
+                    let shared = async move { task.await.ok().flatten() }.boxed().shared();
+                    running.insert(key, shared.clone());
+                    (shared, Outcome::Miss)
+                }
+            }
+        };
+        (shared.await, outcome)
+    }
+
+    /// Stores `panel` under `key` for its TTL; returns the entry (also when
+    /// its TTL is zero and nothing is kept).
+    pub async fn store(
+        &self,
+        key: &PanelKey,
+        panel: CombinedSuggestionsResponse,
+        token_left: Option<Duration>,
+    ) -> Option<Arc<Entry>> {
+        let ttl = self.ttl_of(&panel).min(token_left.unwrap_or(Duration::MAX));
+        let bytes = serde_json::to_vec(&panel).ok()?.len();
+        let entry = Arc::new(Entry {
+            etag: etag(&panel),
+            panel,
+            stored: Instant::now(),
+            ttl,
+            bytes: u32::try_from(bytes).unwrap_or(u32::MAX),
+        });
+        if !ttl.is_zero() {
+            self.inner.entries.insert(key.clone(), entry.clone()).await;
+        }
+        Some(entry)
+    }
+
+    /// How long `panel` is kept: complete answers `ttl_s`; answers with a
+    /// degraded source `degraded_ttl_s` (the configuration's own reasons —
+    /// no model configured, no Graph token — do not count: a repeat view
+    /// would say the same).
+    fn ttl_of(&self, panel: &CombinedSuggestionsResponse) -> Duration {
+        let transient = panel.meta.degraded.iter().any(|reason| {
+            !matches!(
+                Degraded::from_wire(reason),
+                Some(Degraded::LlmUnconfigured | Degraded::M365NoToken)
+            )
+        });
+        if transient {
+            self.inner.degraded_ttl
+        } else {
+            self.inner.ttl
+        }
+    }
+
+    /// Forgets every panel of the post `post_id` (written or deleted).
+    pub fn invalidate_post(&self, post_id: &str) {
+        let id = post_id.to_owned();
+        // Only fails when closures are not supported, which `new` turns on.
+        let _ = self
+            .inner
+            .entries
+            .invalidate_entries_if(move |k, _| k.post_id == id);
+    }
+
+    /// Forgets `key`'s panel (`Cache-Control: no-cache` replaces it).
+    pub async fn invalidate(&self, key: &PanelKey) {
+        self.inner.entries.invalidate(key).await;
+    }
+
+    /// Entries and their bytes, for the gauges.
+    pub fn size(&self) -> (u64, u64) {
+        (
+            self.inner.entries.entry_count(),
+            self.inner.entries.weighted_size(),
+        )
+    }
+
+    /// Counts one request's `outcome`.
+    pub fn count(&self, outcome: Outcome) {
+        let (entries, bytes) = self.size();
+        self.inner
+            .metrics
+            .panel_cache(outcome.as_str(), entries, bytes);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PanelKey, Run>> {
+        // A panic while holding the lock leaves the map whole.
+        self.inner.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The strong `ETag` of a panel's content (`m365`, `posts`, `actionHint`,
+/// `source`, `unavailableSources`; not `meta`).
+pub fn etag(panel: &CombinedSuggestionsResponse) -> String {
+    let content = serde_json::json!([
+        panel.m365,
+        panel.posts,
+        panel.action_hint,
+        panel.source,
+        panel.unavailable_sources,
+    ]);
+    let digest = Sha256::digest(content.to_string().as_bytes());
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// The caller's token's time left, now.
+pub fn token_left(token: Option<&str>) -> Option<Duration> {
+    left_for_token(token, SystemTime::now())
+}
+
+/// The post index, telling the cache of every post written or removed
+/// (here or, on PostgreSQL, on another replica through the change feed):
+/// its panels go at once.
+pub struct Invalidating {
+    pub inner: Arc<dyn Index>,
+    pub cache: PanelCache,
+}
+
+impl Index for Invalidating {
+    fn loader(self: Arc<Self>) -> Box<dyn crate::store::Loader> {
+        self.inner.clone().loader()
+    }
+
+    fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+        self.inner.index(id, text, expires_at_ms, vector);
+        self.cache.invalidate_post(id);
+    }
+
+    fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+        self.inner.refresh(id, text, expires_at_ms, vector);
+        self.cache.invalidate_post(id);
+    }
+
+    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
+        self.inner.set_vector(id, expires_at_ms, vector);
+    }
+
+    fn remove(&self, ids: &[&str]) {
+        self.inner.remove(ids);
+        for id in ids {
+            self.cache.invalidate_post(id);
+        }
+    }
+
+    fn posts(&self) -> usize {
+        self.inner.posts()
+    }
+}
