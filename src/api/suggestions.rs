@@ -34,11 +34,17 @@ pub fn router() -> Router<AppState> {
 /// panel as soon as the first searches answer, the last being
 /// `{"type":"result","data":…}`.
 #[utoipa::path(post, path = "/api/suggestions", request_body = SuggestionsRequest,
-    params(("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>")),
-    responses((status = 200, content(
+    params(("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>"),
+        ("If-None-Match" = Option<String>, Header, description = "A panel's ETag: 412 when it matches (a POST cannot be 304)"),
+        ("Cache-Control" = Option<String>, Header, description = "no-cache or max-age=0: computed afresh; no-store: the panel cache neither read nor written")),
+    responses((status = 200, headers(
+            ("ETag" = String, description = "over the panel's content (not meta)"),
+            ("Age" = Option<u64>, description = "seconds since a cached panel was computed")),
+        content(
             (CombinedSuggestionsResponse = "application/json"),
             (crate::agent::RunEvent = "application/x-ndjson"))), (status = 400, body = ErrorBody),
-        (status = 401, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
+        (status = 401, body = ErrorBody), (status = 412, description = "If-None-Match matched the panel's ETag"),
+        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
 pub async fn suggest(
     State(state): State<AppState>,
     Extension(Arrived(arrived)): Extension<Arrived>,
@@ -93,16 +99,27 @@ async fn answer(state: &AppState, asked: Asked<'_>, input: RunInput) -> Result<R
             cache.count(Outcome::Hit);
             return Ok(serve(state, &entry, asked).await);
         }
+        if let Some(response) = coalesce(state, cache, key, &input, asked).await {
+            return Ok(response);
+        }
     } else if let Some(cache) = &state.cache {
         cache.count(Outcome::Bypass);
     }
-    let ticket = state
-        .orchestrator
-        .admit()
-        .await
-        .map_err(|o| ApiError::Overloaded {
-            retry_after_secs: o.retry_after_secs,
-        })?;
+    let ticket = match state.orchestrator.admit().await {
+        Ok(ticket) => ticket,
+        Err(o) => {
+            // No slot, but an identical request's run may have started
+            // meanwhile: its panel rather than a 503.
+            if let (Some(cache), Some(key)) = (cache, &key)
+                && let Some(response) = coalesce(state, cache, key, &input, asked).await
+            {
+                return Ok(response);
+            }
+            return Err(ApiError::Overloaded {
+                retry_after_secs: o.retry_after_secs,
+            });
+        }
+    };
     let token_left = cache::token_left(input.graph_token.as_ref().map(|t| t.expose_secret()));
     let run_id = HeaderValue::from_str(&input.run_id).ok();
     let mut response = match (cache, key) {
@@ -134,6 +151,25 @@ async fn answer(state: &AppState, asked: Asked<'_>, input: RunInput) -> Result<R
     Ok(response)
 }
 
+/// The panel of an identical request's run under way, waited for without a
+/// run slot of its own until this request's own deadline; None when there
+/// is no such run (or it gave nothing in time).
+async fn coalesce(
+    state: &AppState,
+    cache: &PanelCache,
+    key: &PanelKey,
+    input: &RunInput,
+    asked: Asked<'_>,
+) -> Option<Response> {
+    let shared = cache.running(key)?;
+    let deadline = std::time::Duration::from_millis(state.settings.agent.timeout_ms)
+        + std::time::Duration::from_secs(1);
+    let left = deadline.saturating_sub(input.arrived.elapsed());
+    let entry = tokio::time::timeout(left, shared).await.ok()??;
+    cache.count(Outcome::Coalesced);
+    Some(fresh(&entry, asked))
+}
+
 /// A cached panel: its posts deleted or expired since left out, marked
 /// `meta.cached` with its original run's id.
 async fn serve(state: &AppState, entry: &Entry, asked: Asked<'_>) -> Response {
@@ -161,9 +197,9 @@ async fn serve(state: &AppState, entry: &Entry, asked: Asked<'_>) -> Response {
     response
 }
 
-/// A panel just computed (and stored, when it is kept).
+/// A panel just computed (and stored, when it is kept), named by its run.
 fn fresh(entry: &Entry, (stream, route, conditions): Asked<'_>) -> Response {
-    Answer {
+    let mut response = Answer {
         route,
         conditions,
         stream,
@@ -171,7 +207,11 @@ fn fresh(entry: &Entry, (stream, route, conditions): Asked<'_>) -> Response {
         fresh_for: entry.left(),
         age: None,
     }
-    .respond(entry.panel.clone())
+    .respond(entry.panel.clone());
+    if let Ok(id) = HeaderValue::from_str(&entry.panel.meta.run_id) {
+        response.headers_mut().insert(RUN_ID, id);
+    }
+    response
 }
 
 /// A run answered as it goes: JSON when it ends, or its events streamed;
@@ -233,10 +273,19 @@ impl Drop for AbortOnDrop {
 
 /// The Suggestions panel for a stored post (the old Next.js route).
 #[utoipa::path(get, path = "/api/posts/{postId}/suggestions",
-    params(("postId" = String, Path), ("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>")),
-    responses((status = 200, content(
+    params(("postId" = String, Path), ("Authorization" = Option<String>, Header, description = "Bearer <Microsoft Graph delegated token>"),
+        ("If-None-Match" = Option<String>, Header, description = "A panel's ETag: 304 when it matches"),
+        ("Cache-Control" = Option<String>, Header, description = "no-cache or max-age=0: computed afresh; no-store: the panel cache neither read nor written")),
+    responses((status = 200, headers(
+            ("ETag" = String, description = "over the panel's content (not meta)"),
+            ("Cache-Control" = String, description = "private, max-age=<seconds the panel is still served>"),
+            ("Vary" = String, description = "Authorization"),
+            ("Age" = Option<u64>, description = "seconds since a cached panel was computed")),
+        content(
             (CombinedSuggestionsResponse = "application/json"),
-            (crate::agent::RunEvent = "application/x-ndjson"))), (status = 404, body = ErrorBody)))]
+            (crate::agent::RunEvent = "application/x-ndjson"))),
+        (status = 304, description = "If-None-Match matched the panel's ETag: no body"),
+        (status = 404, body = ErrorBody)))]
 pub async fn suggest_for_post(
     State(state): State<AppState>,
     Extension(Arrived(arrived)): Extension<Arrived>,

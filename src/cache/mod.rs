@@ -50,7 +50,7 @@ impl Entry {
 }
 
 /// A shared run's result, for each waiter.
-type Run = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
+pub type Run = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
 
 /// How a lookup went (`linkup_panel_cache_requests_total{result}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +132,11 @@ impl PanelCache {
     /// The stored panel under `key`.
     pub async fn get(&self, key: &PanelKey) -> Option<Arc<Entry>> {
         self.inner.entries.get(key).await
+    }
+
+    /// The run under way for `key`, if any: its result, to wait for.
+    pub fn running(&self, key: &PanelKey) -> Option<Run> {
+        self.lock().get(key).cloned()
     }
 
     /// `key`'s panel: stored, or the result of the run already under way for

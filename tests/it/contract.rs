@@ -335,3 +335,34 @@ async fn posts_stored_with_nulls_by_an_older_version_are_served_complete() {
     assert_eq!(crate::support::post_ids(&panel), vec!["old-1"]);
     assert_valid(&doc, "CombinedSuggestionsResponse", &panel);
 }
+
+#[tokio::test]
+async fn a_cached_answer_matches_the_schema_and_the_document_names_the_validators() {
+    let app = spawn_app_with(Options {
+        env: vec![("LINKUP__CACHE__ENABLED", "true".to_owned())],
+        ..Options::default()
+    })
+    .await;
+    app.put_post(
+        "p-77",
+        post_body("Our deployment pipeline uses GitHub Actions", &[]),
+    )
+    .await;
+    let doc = openapi(&app).await;
+    let question = json!({"postId": "p-new", "text": "Where is the deployment pipeline?"});
+    app.suggest(question.clone(), Some(TOKEN)).await;
+    let (_, cached) = app.suggest(question, Some(TOKEN)).await;
+    assert_eq!(cached["meta"]["cached"], true);
+    assert_valid(&doc, "CombinedSuggestionsResponse", &cached);
+    let get = &doc["paths"]["/api/posts/{postId}/suggestions"]["get"];
+    for header in ["ETag", "Cache-Control", "Vary", "Age"] {
+        assert!(
+            get["responses"]["200"]["headers"][header].is_object(),
+            "{header}"
+        );
+    }
+    assert!(get["responses"]["304"].is_object());
+    let post = &doc["paths"]["/api/suggestions"]["post"];
+    assert!(post["responses"]["200"]["headers"]["ETag"].is_object());
+    assert!(post["responses"]["412"].is_object());
+}

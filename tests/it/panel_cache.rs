@@ -310,3 +310,22 @@ async fn a_cached_panel_streams_as_one_result_event() {
     assert_eq!(lines[0]["type"], "result");
     assert_eq!(lines[0]["data"]["meta"]["cached"], true);
 }
+
+#[tokio::test]
+async fn identical_views_wait_for_the_run_under_way_without_a_run_slot() {
+    let app = cached_app(vec![
+        ("LINKUP__SERVER__MAX_IN_FLIGHT", "1".to_owned()),
+        ("LINKUP__SERVER__ADMISSION_WAIT_MS", "10".to_owned()),
+    ])
+    .await;
+    app.openai
+        .latency(Duration::from_millis(300), Duration::ZERO);
+    app.graph.files(Behavior::Delay(Duration::from_millis(200)));
+    let views = (0..20).map(|_| app.suggest(question(), Some(TOKEN)));
+    let answers = futures::future::join_all(views).await;
+    let first = &answers[0].1;
+    for (status, body) in &answers {
+        assert_eq!(*status, 200, "one run slot, twenty views: {body}");
+        assert_eq!(body["meta"]["runId"], first["meta"]["runId"]);
+    }
+}
