@@ -929,6 +929,9 @@ fn main() {
         if want("B14") {
             rows.extend(overload::b14(quick).await);
         }
+        if want("B15") {
+            rows.extend(replay::b15(quick).await);
+        }
         if want("B12") {
             rows.extend(embedder::b12(quick, false));
         }
@@ -950,4 +953,5 @@ mod hostile;
 mod index;
 mod mcp;
 mod overload;
+mod replay;
 mod slow_clients;
