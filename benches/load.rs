@@ -311,7 +311,10 @@ async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
                 "lat": 37.5, "lng": 127.0, "createdAt": "2026-11-01T00:00:00Z", "expiresAt": "2099-01-01T00:00:00Z"})
         })
         .collect();
-    post_batch(http, svc, posts).await;
+    // A batch takes at most 64 KiB of JSON: 200 posts at a time.
+    for chunk in posts.chunks(200) {
+        post_batch(http, svc, chunk.to_vec()).await;
+    }
 }
 
 /// Latencies of `total` requests, `concurrency` at a time, and their bodies.

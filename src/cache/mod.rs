@@ -16,7 +16,6 @@ use std::{
 };
 
 use futures::{FutureExt, future::Shared};
-use sha2::{Digest, Sha256};
 
 pub use key::{PanelKey, View, generation, left_for_token};
 
@@ -250,18 +249,34 @@ impl PanelCache {
 }
 
 /// The strong `ETag` of a panel's content (`m365`, `posts`, `actionHint`,
-/// `source`, `unavailableSources`; not `meta`).
+/// `source`, `unavailableSources`; not `meta`): its JSON hashed as it is
+/// written (no copy of the panel) by SipHash-1-3-128 with fixed keys, which
+/// gives every replica and every build the same tag for the same content.
+/// Not SHA-256: under callgrind (no SHA extensions) it cost 164 k
+/// instructions a request in B1; a tag needs no resistance to forgery.
 pub fn etag(panel: &CombinedSuggestionsResponse) -> String {
-    let content = serde_json::json!([
-        panel.m365,
-        panel.posts,
-        panel.action_hint,
-        panel.source,
-        panel.unavailable_sources,
-    ]);
-    let digest = Sha256::digest(content.to_string().as_bytes());
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("\"{hex}\"")
+    use siphasher::sip128::{Hasher128, SipHasher13};
+    struct Hashing(SipHasher13);
+    impl std::io::Write for Hashing {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            std::hash::Hasher::write(&mut self.0, bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut h = Hashing(SipHasher13::new());
+    let content = (
+        &panel.m365,
+        &panel.posts,
+        &panel.action_hint,
+        &panel.source,
+        &panel.unavailable_sources,
+    );
+    // Writing into a hasher cannot fail.
+    let _ = serde_json::to_writer(&mut h, &content);
+    format!("\"{:032x}\"", h.0.finish128().as_u128())
 }
 
 /// The caller's token's time left, now.

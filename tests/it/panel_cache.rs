@@ -329,3 +329,35 @@ async fn identical_views_wait_for_the_run_under_way_without_a_run_slot() {
         assert_eq!(body["meta"]["runId"], first["meta"]["runId"]);
     }
 }
+
+#[tokio::test]
+async fn a_cached_panel_is_served_while_the_service_sheds_load() {
+    let app = cached_app(vec![
+        ("LINKUP__SERVER__MAX_IN_FLIGHT", "1".to_owned()),
+        ("LINKUP__SERVER__ADMISSION_WAIT_MS", "10".to_owned()),
+    ])
+    .await;
+    let (_, first) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(first["meta"]["path"], "agent", "{first}");
+    // Another post's slow run holds the only slot.
+    app.openai.latency(Duration::from_secs(2), Duration::ZERO);
+    let holder = {
+        let other = json!({"postId": "p-other", "text": "Who has the projector remote?"});
+        let request = app
+            .http
+            .post(app.url("/api/suggestions"))
+            .bearer_auth(TOKEN)
+            .json(&other)
+            .send();
+        tokio::spawn(request)
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, again) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200, "a hit needs no run slot: {again}");
+    assert_eq!(again["meta"]["cached"], true);
+    let mut changed = question();
+    changed["text"] = json!("How do I set up a release pipeline for our repo?");
+    let (status, _) = app.suggest(changed, Some(TOKEN)).await;
+    assert_eq!(status, 503, "a miss does");
+    let _ = holder.await;
+}
