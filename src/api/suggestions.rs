@@ -141,6 +141,10 @@ async fn answer(state: &AppState, asked: Asked<'_>, input: RunInput) -> Result<R
             }
         }
         (cache, key) => {
+            // A stream's miss runs as it streams (not shared), stored at its end.
+            if let Some(cache) = cache {
+                cache.count(Outcome::Miss);
+            }
             let keep = cache.cloned().zip(key);
             run(state, stream, input, ticket, keep, token_left).await
         }

@@ -328,6 +328,8 @@ fn families_used(text: &str) -> Vec<String> {
 async fn the_alert_rules_and_the_dashboard_use_only_what_the_service_exposes() {
     let app = spawn_app_with_corpus(Options {
         llm: true,
+        // The panel cache's families too.
+        env: vec![("LINKUP__CACHE__ENABLED", "true".to_owned())],
         ..Options::default()
     })
     .await;
@@ -341,10 +343,10 @@ async fn the_alert_rules_and_the_dashboard_use_only_what_the_service_exposes() {
         Some(TOKEN),
     )
     .await;
-    // And a degraded one.
+    // And a degraded one (another text: not the cached panel).
     app.openai.chat([ChatStep::Status(500)]);
     app.suggest(
-        json!({"postId": "q", "text": "deployment pipeline"}),
+        json!({"postId": "q", "text": "deployment pipelines"}),
         Some(TOKEN),
     )
     .await;
