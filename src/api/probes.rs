@@ -74,7 +74,7 @@ pub async fn healthz() -> &'static str {
 
 /// 200 when the post index answers and the MCP tools list, 503 from SIGTERM
 /// on (`shuttingDown`); says which upstreams are configured and whether the
-/// post store is reachable.
+/// post store (and the panel cache's shared tier) is reachable.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let post_index = state.deps.posts.get("readyz-probe").await.is_ok();
@@ -88,6 +88,10 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
     let mcp_tools = match state.orchestrator.connection().list_tools().await {
         Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
+    };
+    let panel_cache_shared_reachable = match &state.cache {
+        Some(cache) => cache.shared_reachable().await,
+        None => None,
     };
     let shutting_down = state.shutting_down.is_cancelled();
     let ready = post_index && !mcp_tools.is_empty() && !shutting_down;
@@ -112,6 +116,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
             .llm
             .auth_status(state.settings.azure_openai.auth.as_str()),
         post_store_token: state.database_token.as_ref().map(|k| k.status()),
+        panel_cache_shared_reachable,
         rate_limits: rate_limits(&state),
     };
     let status = if ready {

@@ -122,8 +122,11 @@ async fn answer(state: &AppState, asked: Asked<'_>, input: RunInput) -> Result<R
     };
     let token_left = cache::token_left(input.graph_token.as_ref().map(|t| t.expose_secret()));
     let run_id = HeaderValue::from_str(&input.run_id).ok();
+    // A panel nothing will keep (the caller's token has expired) is not
+    // shared: it ends with its request.
+    let kept = token_left != Some(std::time::Duration::ZERO);
     let mut response = match (cache, key) {
-        (Some(cache), Some(key)) if !stream => {
+        (Some(cache), Some(key)) if !stream && kept => {
             let orchestrator = state.orchestrator.clone();
             let run = async move { orchestrator.run(input, Emitter::default(), ticket).await };
             let (entry, outcome) = cache.get_or_run(key, token_left, run).await;

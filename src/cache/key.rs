@@ -60,6 +60,14 @@ impl PanelKey {
     }
 }
 
+impl PanelKey {
+    /// The key's SHA-256 (post, request, caller, settings): the shared
+    /// tier's key.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
+    }
+}
+
 /// The digest of the settings that shape an answer: replicas with the same
 /// settings file their panels alike; a change of them is a new generation.
 pub fn generation(settings: &Settings) -> [u8; 32] {

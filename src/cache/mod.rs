@@ -5,26 +5,29 @@
 //! the request that started it; a post's panels go when it is written or
 //! deleted. moka keeps the entries (per-entry expiry, a byte weigher); the
 //! shared runs are ours, because moka runs an init inside its first
-//! caller's future and starts it again when that caller goes away.
+//! caller's future and starts it again when that caller goes away. With
+//! `cache.shared`, PostgreSQL is a second tier ([`shared`]) every replica
+//! reads on a miss in memory.
 
+mod invalidating;
 mod key;
+mod shared;
 
 use std::{
     collections::HashMap,
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, OnceLock},
     time::{Duration, Instant, SystemTime},
 };
 
 use futures::{FutureExt, future::Shared};
 
+pub use invalidating::Invalidating;
 pub use key::{PanelKey, View, generation, left_for_token};
+use shared::SharedTier;
 
 use crate::{
-    contract::CombinedSuggestionsResponse,
-    degraded::Degraded,
-    metrics::Metrics,
-    settings::CacheSettings,
-    store::{Index, Vector},
+    contract::CombinedSuggestionsResponse, degraded::Degraded, metrics::Metrics,
+    settings::CacheSettings, store::SharedPanels,
 };
 
 /// A cached panel.
@@ -86,9 +89,12 @@ struct Inner {
     degraded_ttl: Duration,
     generation: [u8; 32],
     metrics: Metrics,
+    /// The shared tier, once the store that keeps it is open.
+    shared: OnceLock<Arc<SharedTier>>,
 }
 
-/// Each entry lives its own `ttl`.
+/// Each entry lives what is left of its `ttl` (a panel from the shared
+/// tier was stored before).
 struct PerEntry;
 
 impl moka::Expiry<PanelKey, Arc<Entry>> for PerEntry {
@@ -98,7 +104,7 @@ impl moka::Expiry<PanelKey, Arc<Entry>> for PerEntry {
         entry: &Arc<Entry>,
         _: std::time::Instant,
     ) -> Option<Duration> {
-        Some(entry.ttl)
+        Some(entry.left())
     }
 }
 
@@ -110,6 +116,9 @@ impl PanelCache {
             .max_capacity(settings.max_bytes)
             .weigher(|_: &PanelKey, e: &Arc<Entry>| e.bytes)
             .expire_after(PerEntry)
+            // A reopened post is a recent one: the least recently used go
+            // first (TinyLFU, the default, may refuse a panel seen once).
+            .eviction_policy(moka::policy::EvictionPolicy::lru())
             .support_invalidation_closures()
             .build();
         Self {
@@ -120,17 +129,36 @@ impl PanelCache {
                 degraded_ttl: Duration::from_secs(settings.degraded_ttl_s),
                 generation,
                 metrics,
+                shared: OnceLock::new(),
             }),
         }
+    }
+
+    /// Shares panels with the other replicas through `panels`, each lookup
+    /// bounded by `timeout`.
+    pub fn share(&self, panels: Arc<dyn SharedPanels>, timeout: Duration) {
+        let tier = SharedTier::new(panels, timeout, self.inner.metrics.clone());
+        let _ = self.inner.shared.set(Arc::new(tier));
+    }
+
+    /// Whether the shared tier answers now; None without one (`/readyz`).
+    pub async fn shared_reachable(&self) -> Option<bool> {
+        Some(self.inner.shared.get()?.reachable().await)
     }
 
     pub fn generation(&self) -> &[u8; 32] {
         &self.inner.generation
     }
 
-    /// The stored panel under `key`.
+    /// The stored panel under `key`: in memory, else in the shared tier
+    /// (then kept in memory for what is left of its life).
     pub async fn get(&self, key: &PanelKey) -> Option<Arc<Entry>> {
-        self.inner.entries.get(key).await
+        if let Some(entry) = self.inner.entries.get(key).await {
+            return Some(entry);
+        }
+        let entry = self.inner.shared.get()?.lookup(key).await?;
+        self.inner.entries.insert(key.clone(), entry.clone()).await;
+        Some(entry)
     }
 
     /// The run under way for `key`, if any: its result, to wait for.
@@ -170,8 +198,8 @@ impl PanelCache {
         (shared.await, outcome)
     }
 
-    /// Stores `panel` under `key` for its TTL; returns the entry (also when
-    /// its TTL is zero and nothing is kept).
+    /// Stores `panel` under `key` for its TTL (in the shared tier too);
+    /// returns the entry (also when its TTL is zero and nothing is kept).
     pub async fn store(
         &self,
         key: &PanelKey,
@@ -179,16 +207,22 @@ impl PanelCache {
         token_left: Option<Duration>,
     ) -> Option<Arc<Entry>> {
         let ttl = self.ttl_of(&panel).min(token_left.unwrap_or(Duration::MAX));
-        let bytes = serde_json::to_vec(&panel).ok()?.len();
+        let json = serde_json::to_string(&panel).ok()?;
         let entry = Arc::new(Entry {
             etag: etag(&panel),
             panel,
             stored: Instant::now(),
             ttl,
-            bytes: u32::try_from(bytes).unwrap_or(u32::MAX),
+            bytes: u32::try_from(json.len()).unwrap_or(u32::MAX),
         });
         if !ttl.is_zero() {
             self.inner.entries.insert(key.clone(), entry.clone()).await;
+            // Evicts beyond `max_bytes` now, not at moka's next housekeeping
+            // (a miss is a whole run: this is cheap beside it).
+            self.inner.entries.run_pending_tasks().await;
+            if let Some(shared) = self.inner.shared.get() {
+                shared.keep(key, &entry, json);
+            }
         }
         Some(entry)
     }
@@ -282,43 +316,4 @@ pub fn etag(panel: &CombinedSuggestionsResponse) -> String {
 /// The caller's token's time left, now.
 pub fn token_left(token: Option<&str>) -> Option<Duration> {
     left_for_token(token, SystemTime::now())
-}
-
-/// The post index, telling the cache of every post written or removed
-/// (here or, on PostgreSQL, on another replica through the change feed):
-/// its panels go at once.
-pub struct Invalidating {
-    pub inner: Arc<dyn Index>,
-    pub cache: PanelCache,
-}
-
-impl Index for Invalidating {
-    fn loader(self: Arc<Self>) -> Box<dyn crate::store::Loader> {
-        self.inner.clone().loader()
-    }
-
-    fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
-        self.inner.index(id, text, expires_at_ms, vector);
-        self.cache.invalidate_post(id);
-    }
-
-    fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
-        self.inner.refresh(id, text, expires_at_ms, vector);
-        self.cache.invalidate_post(id);
-    }
-
-    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
-        self.inner.set_vector(id, expires_at_ms, vector);
-    }
-
-    fn remove(&self, ids: &[&str]) {
-        self.inner.remove(ids);
-        for id in ids {
-            self.cache.invalidate_post(id);
-        }
-    }
-
-    fn posts(&self) -> usize {
-        self.inner.posts()
-    }
 }

@@ -326,6 +326,11 @@ pub struct Readiness {
     /// With `posts.auth = "entra"`: the database token's state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub post_store_token: Option<TokenStatus>,
+    /// With `cache.shared`: whether its table answers now. A shared tier
+    /// that does not answer is only missed panels: it never makes the
+    /// replica unready.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel_cache_shared_reachable: Option<bool>,
     /// Each upstream's rate-limit state: `ok`, `warning` (under 10 % of its
     /// limit left) or `throttled` (a 429's retry time has not passed).
     pub rate_limits: RateLimits,

@@ -194,6 +194,15 @@ impl Metrics {
             .set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
 
+    /// An operation on the panel cache's shared tier (`result`: hit, miss,
+    /// unavailable, written, write_failed, write_skipped).
+    pub fn panel_cache_shared(&self, result: &'static str) {
+        self.0
+            .panel_cache_shared
+            .get_or_create(&[("result", result)])
+            .inc();
+    }
+
     pub fn llm_circuit(&self, open: bool) {
         self.0.llm_circuit_open.set(i64::from(open));
     }

@@ -40,6 +40,7 @@ pub(super) struct Inner {
     pub(super) panel_cache_requests: Family<Labels<1>, Counter>,
     pub(super) panel_cache_entries: Gauge,
     pub(super) panel_cache_bytes: Gauge,
+    pub(super) panel_cache_shared: Family<Labels<1>, Counter>,
     pub(super) entra_token_fetch_duration: Family<Labels<1>, Histogram, fn() -> Histogram>,
     pub(super) entra_token_expiry: Family<Labels<1>, Gauge>,
     pub(super) rate_limit: Family<Labels<2>, Gauge>,
@@ -79,6 +80,7 @@ impl Default for Inner {
             panel_cache_requests: Family::default(),
             panel_cache_entries: Gauge::default(),
             panel_cache_bytes: Gauge::default(),
+            panel_cache_shared: Family::default(),
             entra_token_fetch_duration: seconds_family(),
             entra_token_expiry: Family::default(),
             rate_limit: Family::default(),
@@ -109,7 +111,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 34] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 35] {
         [
             (
                 "http_requests",
@@ -181,6 +183,11 @@ impl Inner {
                 "panel_cache_bytes",
                 "Bytes of panels in the cache (their JSON), bounded by cache.max_bytes",
                 &self.panel_cache_bytes,
+            ),
+            (
+                "panel_cache_shared",
+                "Operations on the panel cache's shared tier (cache.shared) by result: lookups hit, miss or unavailable (failed or slower than cache.shared_timeout_ms: a miss); writes written, write_failed, or write_skipped while the table does not answer",
+                &self.panel_cache_shared,
             ),
             (
                 "entra_token_fetches",

@@ -42,6 +42,11 @@ pub struct CacheSettings {
     pub degraded_ttl_s: u64,
     /// Bytes of panels (their JSON) kept at most.
     pub max_bytes: u64,
+    /// Whether replicas share panels through PostgreSQL (a second tier
+    /// after memory).
+    pub shared: bool,
+    /// A lookup in the shared tier not answered by then is a miss.
+    pub shared_timeout_ms: u64,
 }
 
 /// Run records (`GET /api/runs/{runId}`), kept in the post index database.
@@ -418,6 +423,34 @@ mod tests {
             .to_string();
         assert!(err.contains("backend"), "{err}");
         assert_eq!(load(&[]).unwrap().posts.backend, PostsBackend::Sqlite);
+    }
+
+    #[test]
+    fn the_shared_panel_cache_is_off_by_default_and_needs_postgresql() {
+        let s = load(&[]).unwrap();
+        assert!(s.cache.enabled && !s.cache.shared);
+        let shared = ("LINKUP__CACHE__SHARED", "true");
+        let err = load(&[shared]).unwrap_err().to_string();
+        assert!(
+            err.contains("cache.shared") && err.contains("postgres"),
+            "{err}"
+        );
+        // With the cache off, nothing is shared and nothing is refused.
+        assert!(load(&[shared, ("LINKUP__CACHE__ENABLED", "false")]).is_ok());
+        let pg = [
+            ("LINKUP__POSTS__BACKEND", "postgres"),
+            ("DATABASE_URL", "postgres://u@db/linkup"),
+        ];
+        assert!(load(&[pg[0], pg[1], shared]).unwrap().cache.shared);
+        let err = load(&[
+            pg[0],
+            pg[1],
+            shared,
+            ("LINKUP__CACHE__SHARED_TIMEOUT_MS", "0"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("cache.shared_timeout_ms"), "{err}");
     }
 
     #[test]

@@ -77,6 +77,12 @@ impl Settings {
                 0,
                 10_000,
             ),
+            (
+                "cache.shared_timeout_ms",
+                self.cache.shared_timeout_ms,
+                1,
+                5_000,
+            ),
         ] {
             if !(low..=high).contains(&value) {
                 return invalid(key, format!("must be between {low} and {high}"));
@@ -259,6 +265,12 @@ impl Settings {
             return invalid(
                 "posts.auth",
                 "is `entra`, which only PostgreSQL takes (posts.backend = \"postgres\")",
+            );
+        }
+        if self.cache.enabled && self.cache.shared && self.posts.backend != PostsBackend::Postgres {
+            return invalid(
+                "cache.shared",
+                "is true, but replicas share panels through PostgreSQL only (posts.backend = \"postgres\")",
             );
         }
         if self.posts.embedder == EmbedderSetting::Azure && self.azure_openai.endpoint.is_none() {

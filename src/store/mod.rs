@@ -1,4 +1,5 @@
-//! Storage of posts and run records, and nothing else: a SQLite file for one
+//! Storage of posts, run records and the panel cache's shared tier, and
+//! nothing else: a SQLite file for one
 //! process ([`sqlite`]) or a PostgreSQL database shared by several replicas
 //! ([`postgres`]), behind one [`Store`] trait. A store keeps an [`Index`]
 //! (the in-memory search of `posts`) in step with what it committed; it
@@ -26,7 +27,7 @@ use crate::{
     settings::{PostsBackend, PostsSettings},
 };
 pub use error::{OpenError, StoreError, Unavailable};
-pub use records::{PendingPost, StoredPost, StoredRun, Vector, now_ms, parse_time_ms};
+pub use records::{PendingPost, SharedPanel, StoredPost, StoredRun, Vector, now_ms, parse_time_ms};
 
 /// What a store keeps in step with its commits: the in-memory index
 /// searches read. A store calls it in commit order (SQLite: under its
@@ -106,6 +107,31 @@ pub trait Store: Send + Sync {
 
     /// A run's record (JSON), unless unknown or past its retention at `now_ms`.
     async fn get_run(&self, run_id: &str, now_ms: i64) -> Result<Option<String>, StoreError>;
+
+    /// Where replicas share panels (`cache.shared`): PostgreSQL only.
+    fn shared_panels(&self) -> Option<Arc<dyn SharedPanels>> {
+        None
+    }
+}
+
+/// The panel cache's shared tier: panels one replica computed, for every
+/// replica, until they expire. A write or delete of a post drops its
+/// panels in the same transaction; expired ones are pruned with the
+/// expired posts.
+#[async_trait]
+pub trait SharedPanels: Send + Sync {
+    /// The panel under `key`, unless expired at `now_ms`.
+    async fn get_panel(
+        &self,
+        key: [u8; 32],
+        now_ms: i64,
+    ) -> Result<Option<SharedPanel>, StoreError>;
+
+    /// Stores (or replaces) a panel.
+    async fn put_panel(&self, panel: SharedPanel) -> Result<(), StoreError>;
+
+    /// Whether the table answers now.
+    async fn reachable(&self) -> bool;
 }
 
 /// Opens the configured store (creating or migrating its schema) and loads

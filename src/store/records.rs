@@ -1,5 +1,5 @@
 //! What the stores write and read: posts with what the index derives from
-//! them, run records, vectors as bytes, and time as unix milliseconds. A
+//! them, run records, shared panels, vectors as bytes, and time as unix milliseconds. A
 //! leaf: it depends on the contract's types only.
 
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
@@ -24,6 +24,17 @@ pub struct StoredRun {
     pub run_id: String,
     pub keep_until_ms: i64,
     pub record: String,
+}
+
+/// A panel in the shared tier of the panel cache: its JSON under its key's
+/// digest, until `expires_at_ms`.
+pub struct SharedPanel {
+    pub key: [u8; 32],
+    /// Its post: a write or delete of it drops the panel.
+    pub post_id: String,
+    pub json: String,
+    pub stored_at_ms: i64,
+    pub expires_at_ms: i64,
 }
 
 /// What a change to a post's text does to its stored vector, as the

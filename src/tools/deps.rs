@@ -53,14 +53,22 @@ impl ToolDeps {
         let ranker = PostIndex::ranker(&settings.posts, &llm).await?;
         // Every post written or removed, here or on another replica, drops
         // its cached panels.
-        let index = match cache {
+        let index = match &cache {
             Some(cache) => Arc::new(Invalidating {
                 inner: ranker.index(),
-                cache,
+                cache: cache.clone(),
             }),
             None => ranker.index(),
         };
         let store = store::open(&settings.posts, index, tokens.database).await?;
+        if let Some(cache) = cache.filter(|_| settings.cache.shared)
+            && let Some(panels) = store.shared_panels()
+        {
+            cache.share(
+                panels,
+                Duration::from_millis(settings.cache.shared_timeout_ms),
+            );
+        }
         let posts = PostIndex::new(ranker, store.clone(), llm.clone())
             .with_min_similarity(settings.posts.min_similarity)
             .with_payload_logs(settings.log.payloads)

@@ -14,6 +14,7 @@ mod metrics;
 mod model_families;
 mod overload;
 mod panel_cache;
+mod panel_cache_life;
 mod posts;
 mod privacy;
 mod quality;

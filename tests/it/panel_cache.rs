@@ -14,7 +14,8 @@ use crate::support::{
     post_body, spawn_app_with_corpus, strings, titles,
 };
 
-async fn cached_app(env: Vec<(&'static str, String)>) -> TestApp {
+/// The app over the engineering corpus with the panel cache on.
+pub(crate) async fn cached_app(env: Vec<(&'static str, String)>) -> TestApp {
     let mut env = env;
     env.push(("LINKUP__CACHE__ENABLED", "true".to_owned()));
     spawn_app_with_corpus(Options {

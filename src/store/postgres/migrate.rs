@@ -5,11 +5,18 @@ use tokio_postgres::Client;
 
 /// The schema's migrations, in order: (version, name, SQL). Applied ones are
 /// never edited; a change is a new migration.
-const MIGRATIONS: &[(i32, &str, &str)] = &[(
-    1,
-    "posts",
-    include_str!("../../../migrations/postgres/0001_posts.sql"),
-)];
+const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (
+        1,
+        "posts",
+        include_str!("../../../migrations/postgres/0001_posts.sql"),
+    ),
+    (
+        2,
+        "panel_cache",
+        include_str!("../../../migrations/postgres/0002_panel_cache.sql"),
+    ),
+];
 
 /// The advisory lock that lets one replica migrate at a time (an arbitrary,
 /// fixed key: "linkup" in ASCII).

@@ -12,11 +12,13 @@
 //!   that takes a change number and notifies;
 //! - [`mirror`]: this replica's copy of the posts; [`follow`]: the
 //!   listening connection that keeps it current;
+//! - [`panels`]: the panel cache's shared tier (`cache.shared`);
 //! - [`tls`]: the connections' TLS; [`migrate`]: the versioned schema.
 
 mod follow;
 mod migrate;
 mod mirror;
+mod panels;
 mod tls;
 mod upsert;
 mod writes;

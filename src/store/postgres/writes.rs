@@ -6,6 +6,7 @@ use async_trait::async_trait;
 
 use super::{
     Store,
+    panels::{drop_panels, prune_panels},
     upsert::{Columns, created},
     within,
 };
@@ -58,6 +59,7 @@ impl crate::store::Store for Store {
                 .map(|r| r.get(0))
                 .collect();
             columns.write(&tx, seq).await?;
+            drop_panels(&tx, &columns.ids).await?;
             notify(&tx, seq).await?;
             tx.commit().await?;
             Ok((existing, seq))
@@ -85,6 +87,7 @@ impl crate::store::Store for Store {
                 // Nothing changed: the counter's increment is rolled back.
                 return Ok(None);
             }
+            drop_panels(&tx, &[id]).await?;
             notify(&tx, seq).await?;
             tx.commit().await?;
             Ok(Some(seq))
@@ -96,8 +99,9 @@ impl crate::store::Store for Store {
         Ok(seq.is_some())
     }
 
-    /// Turns the posts expired at `now_ms` into tombstones, and deletes the
-    /// tombstones older than a week; returns how many posts expired.
+    /// Turns the posts expired at `now_ms` into tombstones (dropping their
+    /// shared panels), deletes the tombstones older than a week and the
+    /// expired shared panels; returns how many posts expired.
     async fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError> {
         within(async {
             let mut client = self.client().await?;
@@ -112,17 +116,24 @@ impl crate::store::Store for Store {
             let mut expired = 0;
             if any {
                 let seq = next_seq(&tx).await?;
-                expired = tx
-                    .execute(
+                let ids: Vec<String> = tx
+                    .query(
                         "UPDATE posts SET deleted = true, deleted_at = $1, body = NULL,
                            search_text = NULL, embedding = NULL, embedding_claimed_until = NULL,
                            seq = $2
-                         WHERE NOT deleted AND expires_at <= $1",
+                         WHERE NOT deleted AND expires_at <= $1 RETURNING id",
                         &[&now_ms, &seq],
                     )
-                    .await?;
+                    .await?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect();
+                expired = ids.len();
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                drop_panels(&tx, &ids).await?;
                 notify(&tx, seq).await?;
             }
+            prune_panels(&tx, now_ms).await?;
             tx.execute(
                 "WITH gone AS (DELETE FROM posts WHERE deleted AND deleted_at <= $1 RETURNING seq)
                  UPDATE change_counter SET purged_through = greatest(purged_through, gone.seq)
@@ -131,7 +142,7 @@ impl crate::store::Store for Store {
             )
             .await?;
             tx.commit().await?;
-            Ok(expired as usize)
+            Ok(expired)
         })
         .await
     }
@@ -233,6 +244,10 @@ impl crate::store::Store for Store {
             purge_runs(&client, now_ms, max_records).await
         })
         .await
+    }
+
+    fn shared_panels(&self) -> Option<std::sync::Arc<dyn crate::store::SharedPanels>> {
+        Some(std::sync::Arc::new(self.clone()))
     }
 
     /// A run's record (JSON), unless unknown or past its retention at `now_ms`.

@@ -4,11 +4,13 @@
 //! - [`sync`]: writes on one replica reach the others, late starters and
 //!   killed writers included;
 //! - [`outage`]: the database down, and embedding shared between replicas;
-//! - [`schema`]: migrations and `migrate-posts`.
+//! - [`schema`]: migrations and `migrate-posts`;
+//! - [`shared_cache`]: the panel cache's shared tier.
 
 mod entra;
 mod outage;
 mod schema;
+mod shared_cache;
 mod sync;
 mod tls;
 

@@ -37,7 +37,7 @@ async fn migrations_run_once_when_three_replicas_start_together() {
     applied.sort();
     assert_eq!(
         applied,
-        vec![vec![], vec![], vec![1]],
+        vec![vec![], vec![], vec![1, 2]],
         "one replica applies, the others find it done"
     );
 
@@ -52,7 +52,7 @@ async fn migrations_run_once_when_three_replicas_start_together() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, vec![1]);
+    assert_eq!(versions, vec![1, 2]);
     let counters: i64 = db
         .query_one("SELECT count(*) FROM change_counter", &[])
         .await
@@ -77,11 +77,36 @@ async fn migrations_run_once_when_three_replicas_start_together() {
             err,
             MigrationError::Newer {
                 found: 99,
-                known: 1
+                known: 2
             }
         ),
         "{err}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_database_of_the_previous_schema_gains_the_panel_cache_and_keeps_its_posts() {
+    let pg = tokio::task::spawn_blocking(PgServer::start).await.unwrap();
+    pg.create_db("linkup");
+    let url = pg.url("linkup");
+    // As the build before the panel cache left it: version 1, with a post.
+    let db = client(&url).await;
+    db.batch_execute(concat!(
+        include_str!("../../../migrations/postgres/0001_posts.sql"),
+        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+           applied_at timestamptz NOT NULL DEFAULT now());
+         INSERT INTO schema_migrations (version, name) VALUES (1, 'posts');
+         INSERT INTO posts (id, body, search_text, seq) VALUES ('p-1', '{}', 'x', 1);"
+    ))
+    .await
+    .unwrap();
+    assert_eq!(migrate(&mut client(&url).await).await.unwrap(), vec![2]);
+    let rows = |sql: &'static str| {
+        let db = &db;
+        async move { db.query_one(sql, &[]).await.unwrap().get::<_, i64>(0) }
+    };
+    assert_eq!(rows("SELECT count(*) FROM posts").await, 1);
+    assert_eq!(rows("SELECT count(*) FROM panel_cache").await, 0);
 }
 
 /// `linkup-suggestions migrate-posts` with these arguments: (exit code, stdout).
