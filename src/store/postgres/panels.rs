@@ -18,12 +18,15 @@ impl SharedPanels for Store {
     ) -> Result<Option<SharedPanel>, StoreError> {
         within(async {
             let client = self.client().await?;
-            let row = client
-                .query_opt(
+            // Prepared once per connection: a lookup is one round trip.
+            let select = client
+                .prepare_cached(
                     "SELECT post_id, panel, stored_at, expires_at FROM panel_cache
                      WHERE key = $1 AND expires_at > $2",
-                    &[&key.as_slice(), &now_ms],
                 )
+                .await?;
+            let row = client
+                .query_opt(&select, &[&key.as_slice(), &now_ms])
                 .await?;
             Ok(row.map(|r| SharedPanel {
                 key,
@@ -39,13 +42,18 @@ impl SharedPanels for Store {
     async fn put_panel(&self, panel: SharedPanel) -> Result<(), StoreError> {
         within(async {
             let client = self.client().await?;
-            client
-                .execute(
+            let upsert = client
+                .prepare_cached(
                     "INSERT INTO panel_cache (key, post_id, panel, stored_at, expires_at)
                      VALUES ($1, $2, $3, $4, $5)
                      ON CONFLICT (key) DO UPDATE SET post_id = excluded.post_id,
                        panel = excluded.panel, stored_at = excluded.stored_at,
                        expires_at = excluded.expires_at",
+                )
+                .await?;
+            client
+                .execute(
+                    &upsert,
                     &[
                         &panel.key.as_slice(),
                         &panel.post_id,
