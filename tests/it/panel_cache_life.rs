@@ -1,6 +1,7 @@
 //! The panel cache's bounds: a shared run outlives the client that started
 //! it only when its panel will be kept, and the cache stays within
-//! `cache.max_bytes` however many panels churn through it.
+//! `cache.max_bytes` however many panels churn through it, and two callers
+//! viewing at once are two runs.
 
 use std::time::Duration;
 
@@ -75,6 +76,23 @@ async fn under_churn_the_cache_stays_within_max_bytes() {
         let (status, _) = app.suggest(view, None).await;
         assert_eq!(status, 200);
     }
+    // Keys reused at once (moka#590: eviction stalled under concurrent
+    // reinsertion of a key before 0.12.16): ten panels replaced three times.
+    let replace = (0..30).map(|i| {
+        let view = json!({"postId": format!("p-{}", i % 10), "text": format!("Deployment pipeline question number {}", i % 10)});
+        app.http
+            .post(app.url("/api/suggestions"))
+            .header("cache-control", "no-cache")
+            .json(&view)
+            .send()
+    });
+    for sent in futures::future::join_all(replace).await {
+        assert_eq!(sent.unwrap().status(), 200);
+    }
+    for i in 0..views {
+        let view = json!({"postId": format!("p-{i}"), "text": format!("Deployment pipeline question number {i}")});
+        app.suggest(view, None).await;
+    }
     let metrics = app.get_text("/metrics").await;
     let (bytes, entries) = (
         sample(&metrics, "linkup_panel_cache_bytes "),
@@ -97,4 +115,54 @@ async fn under_churn_the_cache_stays_within_max_bytes() {
             .get("cached")
             .is_none()
     );
+}
+
+#[tokio::test]
+async fn concurrent_views_by_two_callers_are_two_runs_and_neither_sees_the_others_documents() {
+    let app = cached_app(vec![]).await;
+    app.openai
+        .latency(Duration::from_millis(300), Duration::ZERO);
+    let claims = r#"{"tid":"contoso","oid":"alice","exp":4102444800}"#;
+    let (alice, forged) = (format!("{}x", jwt(claims)), format!("{}y", jwt(claims)));
+    let plan = "Alice's deployment pipeline plan";
+    app.graph.add_for(
+        &alice,
+        [crate::support::Doc::file(
+            plan,
+            "https://contoso.sharepoint.com/alice",
+            "deployment pipeline",
+        )],
+    );
+    app.graph.add_for(&forged, []);
+    let views = (0..10).map(|i| {
+        let token = if i % 2 == 0 {
+            alice.clone()
+        } else {
+            forged.clone()
+        };
+        let app = &app;
+        async move { (i % 2 == 0, app.suggest(question(), Some(&token)).await.1) }
+    });
+    let answers = futures::future::join_all(views).await;
+    let run_of = |alices: bool| -> Vec<Value> {
+        answers
+            .iter()
+            .filter(|(a, _)| *a == alices)
+            .map(|(_, b)| b["meta"]["runId"].clone())
+            .collect()
+    };
+    let (a_runs, f_runs) = (run_of(true), run_of(false));
+    assert!(
+        a_runs.iter().all(|r| *r == a_runs[0]),
+        "Alice's five views share one run"
+    );
+    assert!(
+        f_runs.iter().all(|r| *r == f_runs[0]),
+        "the forger's share another"
+    );
+    assert_ne!(a_runs[0], f_runs[0]);
+    for (alices, body) in &answers {
+        let titles = crate::support::titles(body);
+        assert_eq!(titles.contains(&plan.to_owned()), *alices, "{body}");
+    }
 }
