@@ -58,9 +58,7 @@ impl PanelKey {
             digest: h.finalize().into(),
         }
     }
-}
 
-impl PanelKey {
     /// The key's SHA-256 (post, request, caller, settings): the shared
     /// tier's key.
     pub fn digest(&self) -> &[u8; 32] {
