@@ -188,7 +188,13 @@ async fn serve(state: &AppState, entry: &Entry, asked: Asked<'_>) -> Response {
         panel.posts.retain(|p| live.contains(&p.id));
     }
     panel.meta.cached = true;
-    let etag = cache::etag(&panel);
+    // The tag covers content, not `meta`: the stored one holds unless a
+    // post was dropped.
+    let etag = if panel.posts.len() == entry.panel.posts.len() {
+        entry.etag.clone()
+    } else {
+        cache::etag(&panel)
+    };
     let mut response = Answer {
         route,
         conditions,

@@ -15,6 +15,11 @@ fn jwt(claims: &str) -> String {
     format!("{}.{}.sig", b64(r#"{"alg":"RS256"}"#), b64(claims))
 }
 
+/// The `i`th of many distinct views.
+fn numbered(i: usize) -> Value {
+    json!({"postId": format!("p-{i}"), "text": format!("Deployment pipeline question number {i}")})
+}
+
 fn question() -> Value {
     json!({"postId": "p-new", "text": "How do I set up a deployment pipeline for our repo?"})
 }
@@ -72,14 +77,13 @@ async fn under_churn_the_cache_stays_within_max_bytes() {
     let app = cached_app(vec![("LINKUP__CACHE__MAX_BYTES", max_bytes.to_string())]).await;
     let views = 40;
     for i in 0..views {
-        let view = json!({"postId": format!("p-{i}"), "text": format!("Deployment pipeline question number {i}")});
-        let (status, _) = app.suggest(view, None).await;
+        let (status, _) = app.suggest(numbered(i), None).await;
         assert_eq!(status, 200);
     }
     // Keys reused at once (moka#590: eviction stalled under concurrent
     // reinsertion of a key before 0.12.16): ten panels replaced three times.
     let replace = (0..30).map(|i| {
-        let view = json!({"postId": format!("p-{}", i % 10), "text": format!("Deployment pipeline question number {}", i % 10)});
+        let view = numbered(i % 10);
         app.http
             .post(app.url("/api/suggestions"))
             .header("cache-control", "no-cache")
@@ -90,8 +94,7 @@ async fn under_churn_the_cache_stays_within_max_bytes() {
         assert_eq!(sent.unwrap().status(), 200);
     }
     for i in 0..views {
-        let view = json!({"postId": format!("p-{i}"), "text": format!("Deployment pipeline question number {i}")});
-        app.suggest(view, None).await;
+        app.suggest(numbered(i), None).await;
     }
     let metrics = app.get_text("/metrics").await;
     let (bytes, entries) = (
@@ -103,15 +106,16 @@ async fn under_churn_the_cache_stays_within_max_bytes() {
         "{bytes} bytes of panels against cache.max_bytes {max_bytes}"
     );
     assert!(
-        entries >= 1.0 && entries < f64::from(views),
+        entries >= 1.0 && entries < views as f64,
         "{entries} entries"
     );
     // The latest panel is kept; the oldest went.
-    let last = json!({"postId": format!("p-{}", views - 1), "text": format!("Deployment pipeline question number {}", views - 1)});
-    let first = json!({"postId": "p-0", "text": "Deployment pipeline question number 0"});
-    assert_eq!(app.suggest(last, None).await.1["meta"]["cached"], true);
+    assert_eq!(
+        app.suggest(numbered(views - 1), None).await.1["meta"]["cached"],
+        true
+    );
     assert!(
-        app.suggest(first, None).await.1["meta"]
+        app.suggest(numbered(0), None).await.1["meta"]
             .get("cached")
             .is_none()
     );

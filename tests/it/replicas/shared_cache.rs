@@ -221,3 +221,89 @@ async fn with_the_database_down_the_shared_tier_is_a_miss_and_readyz_says_so() {
     )
     .await;
 }
+
+/// Every cache path on two replicas with the shared tier — a miss written
+/// to PostgreSQL, a hit from the other replica's row, identical views
+/// coalesced, `no-cache`, a 304 — logged at `trace` (the harness's level):
+/// no token, post text or result reaches the logs.
+#[tokio::test(flavor = "multi_thread")]
+async fn no_cache_path_logs_a_token_a_post_text_or_a_result_at_any_level() {
+    let (_pg, url) = database().await;
+    let (graph, openai) = (FakeGraph::start().await, FakeOpenAi::start().await);
+    let token = jwt(
+        r#"{"tid":"contoso","oid":"carol","exp":4102444800}"#,
+        "SIGNATURE-b7e2",
+    );
+    graph.add_for(
+        &token,
+        [Doc::file(
+            "Capybara rollout plan",
+            "https://contoso.sharepoint.com/capybara.docx",
+            "capybara rollout",
+        )],
+    );
+    openai.latency(Duration::from_millis(200), Duration::ZERO);
+    let a = shared_replica(&url, &graph, &openai, &[]).await;
+    let b = shared_replica(&url, &graph, &openai, &[]).await;
+    assert_eq!(
+        a.put_post(
+            "cap-1",
+            post_body("TAPIR-5521 capybara rollout question", &[])
+        )
+        .await,
+        201
+    );
+    let view = json!({"postId": "cap-1", "text": "TAPIR-5521 capybara rollout question"});
+    // Identical views at once: one run, the others coalesced.
+    let first =
+        futures::future::join_all((0..4).map(|_| a.suggest(view.clone(), Some(&token)))).await;
+    assert!(
+        titles(&first[0].1).contains(&"Capybara rollout plan".to_owned()),
+        "{}",
+        first[0].1
+    );
+    eventually(Duration::from_secs(2), "A writes the panel", || async {
+        rows(&url, "cap-1").await == 1
+    })
+    .await;
+    let (_, on_b) = b.suggest(view.clone(), Some(&token)).await;
+    assert_eq!(on_b["meta"]["cached"], true, "{on_b}");
+    let fresh = b
+        .http
+        .post(b.url("/api/suggestions"))
+        .bearer_auth(&token)
+        .header("cache-control", "no-cache")
+        .json(&view)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(fresh.status(), 200);
+    let get = |tag: Option<String>| {
+        let mut req = b
+            .http
+            .get(b.url("/api/posts/cap-1/suggestions"))
+            .bearer_auth(&token);
+        if let Some(tag) = tag {
+            req = req.header("if-none-match", tag);
+        }
+        req.send()
+    };
+    let tag = get(None).await.unwrap().headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(get(Some(tag)).await.unwrap().status(), 304);
+
+    let logs = crate::support::logs::all();
+    assert!(logs.contains("\"level\":\"TRACE\"") || logs.contains("\"level\":\"DEBUG\""));
+    for secret in [
+        token.as_str(),
+        "SIGNATURE-b7e2",
+        "TAPIR-5521",
+        "capybara",
+        "Capybara rollout plan",
+        "capybara.docx",
+    ] {
+        assert!(!logs.contains(secret), "{secret} appears in the logs");
+    }
+}
