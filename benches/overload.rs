@@ -92,6 +92,10 @@ async fn level(connections: usize, span: Duration) -> Row {
     for _ in 0..20 {
         let _ = ask(&http, &svc, "warm").await;
     }
+    // "Before" is a service at rest, as "after" is: what start-up and the
+    // warm-up freed has had `span` to go back (jemalloc returns freed pages
+    // over 10 s), else "before" counts it and the ratio flatters the burst.
+    tokio::time::sleep(span).await;
     if let Some(cgroup) = &cgroup {
         cgroup.reset_peak();
     }

@@ -33,6 +33,45 @@ static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[unsafe(export_name = "_rjem_malloc_conf")]
 pub static malloc_conf: &[u8; 23] = b"background_thread:true\0";
 
+/// Hands the calling thread's jemalloc cache back to the shared arenas, as a
+/// worker thread goes idle. A thread's cache keeps up to a few megabytes of
+/// freed memory for its next allocations, and an idle thread never trims it:
+/// after a burst those cached blocks, and the pages they hold, stayed
+/// resident for as long as the service was quiet (BENCHMARKS.md, B14).
+/// False when this jemalloc has no such control (nothing is handed back).
+fn return_thread_cache() -> bool {
+    use std::sync::OnceLock;
+    // `thread.tcache.flush`, looked up once: a park must stay cheap.
+    static MIB: OnceLock<Option<[usize; 3]>> = OnceLock::new();
+    let mib = MIB.get_or_init(|| {
+        let mut mib = [0usize; 3];
+        let mut len = mib.len();
+        // SAFETY: a NUL-terminated name and a buffer of `len` MIB entries.
+        let rc = unsafe {
+            tikv_jemalloc_sys::mallctlnametomib(
+                c"thread.tcache.flush".as_ptr(),
+                mib.as_mut_ptr(),
+                &mut len,
+            )
+        };
+        (rc == 0 && len == mib.len()).then_some(mib)
+    });
+    mib.is_some_and(|mib| {
+        // SAFETY: a write-only control with no arguments (no old or new value).
+        let rc = unsafe {
+            tikv_jemalloc_sys::mallctlbymib(
+                mib.as_ptr(),
+                mib.len(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+            )
+        };
+        rc == 0
+    })
+}
+
 /// The crate's version, and the commit it was built from when the build
 /// said (`LINKUP_COMMIT`: the Dockerfile's build argument; an image has no
 /// `.git` to ask).
@@ -98,7 +137,17 @@ fn main() -> ExitCode {
         Ok(s) => s.with_paths_under(&cwd),
         Err(e) => return fail(2, e),
     };
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(|| {
+            return_thread_cache();
+        })
+        // A blocking thread (SQLite, large bodies) that has no work for a
+        // second ends, and its cache goes with it, not 10 s later (tokio's
+        // default).
+        .thread_keep_alive(std::time::Duration::from_secs(1))
+        .build();
+    let runtime = match runtime {
         Ok(runtime) => runtime,
         Err(e) => return fail(1, format!("starting the async runtime: {e}")),
     };
@@ -217,5 +266,19 @@ async fn healthcheck(settings: &Settings) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The control exists in the jemalloc this binary is built with, so an
+    /// idle worker's cache is handed back (a renamed control, or a jemalloc
+    /// built without thread caches, would silently keep it).
+    #[test]
+    fn an_idle_worker_hands_its_allocator_cache_back() {
+        let kept: Vec<Vec<u8>> = (0..1000).map(|i| vec![0; 64 + i % 512]).collect();
+        drop(kept);
+        assert!(super::return_thread_cache());
+        assert!(super::return_thread_cache(), "looked up once, then reused");
     }
 }
