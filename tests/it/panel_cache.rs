@@ -161,11 +161,20 @@ async fn a_written_post_drops_its_panels_and_a_deleted_one_leaves_cached_panels(
         ),
     )
     .await;
-    let (_, first) = app.suggest(question(), Some(TOKEN)).await;
+    // The answer's ETag and body.
+    let view = || async {
+        let res = app.suggest_response(question(), Some(TOKEN)).await;
+        let tag = res.headers()["etag"].to_str().unwrap().to_owned();
+        (tag, res.json::<Value>().await.unwrap())
+    };
+    let (tag, first) = view().await;
     assert!(
         crate::support::post_ids(&first).contains(&"p-77".to_owned()),
         "{first}"
     );
+    let (hit_tag, hit) = view().await;
+    assert_eq!(hit["meta"]["cached"], true);
+    assert_eq!(hit_tag, tag, "the same content keeps its tag");
     // p-77, shown in p-new's panel, is deleted: the cached panel leaves it out.
     let deleted = app
         .http
@@ -174,11 +183,15 @@ async fn a_written_post_drops_its_panels_and_a_deleted_one_leaves_cached_panels(
         .await
         .unwrap();
     assert!(deleted.status().is_success());
-    let (_, again) = app.suggest(question(), Some(TOKEN)).await;
+    let (again_tag, again) = view().await;
     assert_eq!(again["meta"]["cached"], true);
     assert!(
         !crate::support::post_ids(&again).contains(&"p-77".to_owned()),
         "{again}"
+    );
+    assert_ne!(
+        again_tag, tag,
+        "a client holding the old tag must not be told its copy (with p-77) is current"
     );
     // p-new itself is written: its panels go.
     app.put_post(

@@ -214,13 +214,19 @@ impl TestApp {
 
     /// `POST /api/suggestions` with an optional Graph token; returns (status, body).
     pub async fn suggest(&self, body: Value, token: Option<&str>) -> (u16, Value) {
+        let res = self.suggest_response(body, token).await;
+        let status = res.status().as_u16();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
+    /// `POST /api/suggestions` as `suggest` sends it; the whole response,
+    /// headers included.
+    pub async fn suggest_response(&self, body: Value, token: Option<&str>) -> reqwest::Response {
         let mut req = self.http.post(self.url("/api/suggestions")).json(&body);
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
-        let res = req.send().await.expect("request");
-        let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
+        req.send().await.expect("request")
     }
 
     /// `POST /api/suggestions` asking for the NDJSON event stream, with an
