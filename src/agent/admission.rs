@@ -66,7 +66,9 @@ struct Pace {
     window: Mutex<Window>,
 }
 
-/// The refusals of the current second, and the window they were given.
+/// The refusals since `started`, the finished-run count then, and the
+/// window they were given; a new one starts with the first refusal a
+/// second or more after `started`.
 struct Window {
     started: Instant,
     finished_before: u64,
@@ -97,12 +99,11 @@ impl Pace {
             let secs = elapsed.as_secs_f64();
             let refused = w.refused as f64 / secs;
             let finished = finished_now.saturating_sub(w.finished_before) as f64 / secs;
-            w.spread_secs = next_spread(w.spread_secs, elapsed.as_secs(), refused, finished);
             *w = Window {
                 started: Instant::now(),
                 finished_before: finished_now,
                 refused: 0,
-                spread_secs: w.spread_secs,
+                spread_secs: next_spread(w.spread_secs, elapsed.as_secs(), refused, finished),
             };
         }
         w.refused += 1;
