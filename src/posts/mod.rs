@@ -37,6 +37,18 @@ pub use search::PostSearch;
 pub use store::parse_time_ms;
 pub(crate) use vectors::fuse;
 
+/// The model compiled into the binary, loaded once per process: it is the
+/// same bytes every time and never changes, so every post index a process
+/// builds (one in the service, one per app in a test process) shares it.
+fn embedded_model() -> Result<Arc<LocalModel>, ModelError> {
+    static EMBEDDED: std::sync::OnceLock<Arc<LocalModel>> = std::sync::OnceLock::new();
+    if let Some(model) = EMBEDDED.get() {
+        return Ok(model.clone());
+    }
+    let model = Arc::new(LocalModel::embedded()?);
+    Ok(EMBEDDED.get_or_init(|| model).clone())
+}
+
 /// Ranked ids with their score (coverage by words, or similarity).
 type Scored = Vec<(String, f32)>;
 
@@ -126,8 +138,8 @@ impl PostIndex {
             _ => {
                 let path = settings.model_path.clone();
                 let model = tokio::task::spawn_blocking(move || match path {
-                    Some(dir) => LocalModel::load(&dir),
-                    None => LocalModel::embedded(),
+                    Some(dir) => LocalModel::load(&dir).map(Arc::new),
+                    None => embedded_model(),
                 })
                 .await
                 .map_err(|_| PostIndexError::Task)??;
@@ -137,7 +149,7 @@ impl PostIndex {
                     bytes = model.table_bytes(),
                     "local embedding model loaded"
                 );
-                Some(Arc::new(model))
+                Some(model)
             }
         };
         Ok(Ranker {
