@@ -155,7 +155,10 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
 
 /// B11: the agent under ~20 % faulty Graph, chat and embeddings answers.
 /// `long_after`: also reads RSS and descriptors 100 s after (not in the smoke run).
-pub async fn b11(http: &reqwest::Client, n: usize, long_after: bool) -> Row {
+pub async fn b11(http: &reqwest::Client, n: usize, full: bool) -> Row {
+    // The rests before and after the run: a smoke run (`--quick`) only checks
+    // that the scenario runs, so it does not wait for memory to settle.
+    let rest = Duration::from_secs(if full { 15 } else { 1 });
     let (graph, openai) = fakes().await;
     openai.chat_by_round(super::two_rounds());
     openai.chat_chaos(20);
@@ -178,15 +181,15 @@ pub async fn b11(http: &reqwest::Client, n: usize, long_after: bool) -> Row {
     let svc = Service::start(&env);
     seed_posts(http, &svc, 200).await;
     drive(http, &svc, 32, 200).await; // warm-up: pools, arenas, the index
-    tokio::time::sleep(Duration::from_secs(15)).await;
+    tokio::time::sleep(rest).await;
     let (rss_before, fds_before) = (svc.rss_mb(), svc.open_fds());
     let started = Instant::now();
     let answers = drive(http, &svc, 32, n).await;
     let wall = started.elapsed();
     let peak = svc.peak_rss_mb();
-    tokio::time::sleep(Duration::from_secs(15)).await;
+    tokio::time::sleep(rest).await;
     let (rss_after, fds_after) = (svc.rss_mb(), svc.open_fds());
-    if long_after {
+    if full {
         tokio::time::sleep(Duration::from_secs(85)).await;
     }
     let (rss_later, fds_later) = (svc.rss_mb(), svc.open_fds());
@@ -213,12 +216,13 @@ pub async fn b11(http: &reqwest::Client, n: usize, long_after: bool) -> Row {
             "agent, ~20 % of Graph, chat and embeddings answers faulty (500, 429, hang, truncated, 20 MB, drip; embeddings also 2.5 s late), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
         ),
         figures: format!(
-            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms{}), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB 15 s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
+            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms{}), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB {} s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
             svc.panics(),
             late_ones(&answers),
             n as f64 / wall.as_secs_f64(),
+            rest.as_secs(),
             (rss_after / rss_before - 1.0) * 100.0,
-            if long_after { 100 } else { 15 },
+            if full { 100 } else { rest.as_secs() },
         ),
     }
 }
