@@ -154,7 +154,8 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
 }
 
 /// B11: the agent under ~20 % faulty Graph, chat and embeddings answers.
-/// `long_after`: also reads RSS and descriptors 100 s after (not in the smoke run).
+/// `full`: rests 15 s before and after the run (1 s in the smoke run) and
+/// also reads RSS and descriptors 100 s after.
 pub async fn b11(http: &reqwest::Client, n: usize, full: bool) -> Row {
     // The rests before and after the run: a smoke run (`--quick`) only checks
     // that the scenario runs, so it does not wait for memory to settle.
