@@ -157,8 +157,6 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
 /// `full`: rests 15 s before and after the run (1 s in the smoke run) and
 /// also reads RSS and descriptors 100 s after.
 pub async fn b11(http: &reqwest::Client, n: usize, full: bool) -> Row {
-    // The rests before and after the run: a smoke run (`--quick`) only checks
-    // that the scenario runs, so it does not wait for memory to settle.
     let rest = Duration::from_secs(if full { 15 } else { 1 });
     let (graph, openai) = fakes().await;
     openai.chat_by_round(super::two_rounds());
