@@ -153,15 +153,37 @@ impl Registered {
     }
 }
 
+/// Slots the registry keeps when it empties; a burst's table (~160 KB at
+/// 1,000 runs) goes.
+const KEPT_WHEN_EMPTY: usize = 64;
+
 impl Drop for Registered {
     fn drop(&mut self) {
-        self.registry.lock().remove(&self.id);
+        let mut sessions = self.registry.lock();
+        sessions.remove(&self.id);
+        if sessions.is_empty() && sessions.capacity() > KEPT_WHEN_EMPTY {
+            sessions.shrink_to(KEPT_WHEN_EMPTY);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_registry_lets_a_bursts_table_go_when_it_empties() {
+        let registry = Arc::new(SessionRegistry::default());
+        let burst: Vec<_> = (0..1000)
+            .map(|_| registry.register(Caller::default()))
+            .collect();
+        let last = burst.into_iter().next();
+        let kept = registry.lock().capacity();
+        assert!(kept >= 1000, "kept while in use: {kept}");
+        drop(last);
+        assert!(registry.lock().is_empty());
+        assert!(registry.lock().capacity() < 2 * KEPT_WHEN_EMPTY);
+    }
 
     #[test]
     fn a_graph_budget_is_spent_whole_requests_at_a_time_and_can_be_lowered() {
