@@ -121,7 +121,7 @@ impl Orchestrator {
         events: Emitter,
         ticket: Ticket,
     ) -> CombinedSuggestionsResponse {
-        let span = report::invoke_agent_span(&input.run_id);
+        let span = report::run_span(&input.run_id);
         let run = Run::new(
             GRAPH_REQUESTS_PER_PANEL,
             events.with_payloads(self.payloads),

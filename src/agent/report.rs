@@ -1,6 +1,6 @@
 //! What a run reports when it is done: its log line, its metrics, its run
 //! record (`GET /api/runs/{runId}`) and the stream's last event; and the
-//! `invoke_agent` span it runs in.
+//! span it runs in.
 
 use std::time::Duration;
 
@@ -49,8 +49,24 @@ pub(super) fn finish(
     });
 }
 
+/// The span a run works and logs in. With traces exported, its own
+/// `invoke_agent` span (OpenTelemetry GenAI conventions), in the request's.
+/// Without, the request's span, when it has a `run_id` field, takes the
+/// run's id: the run's lines name the request and the run in one span, and
+/// the tracing registry, which keeps a slot and a field map for as many spans
+/// as were ever open at once, holds one per request in flight, not two. A run
+/// outside a request (`/mcp`) has an `invoke_agent` span.
+pub(super) fn run_span(run_id: &str) -> Span {
+    let request = Span::current();
+    if !otel::enabled() && request.has_field("run_id") {
+        request.record("run_id", run_id);
+        return request;
+    }
+    invoke_agent_span(run_id)
+}
+
 /// The run's `invoke_agent` span (OpenTelemetry GenAI conventions).
-pub(super) fn invoke_agent_span(run_id: &str) -> Span {
+fn invoke_agent_span(run_id: &str) -> Span {
     let span = tracing::info_span!(
         "invoke_agent",
         run_id = %run_id,

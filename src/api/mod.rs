@@ -117,6 +117,7 @@ fn request_span(req: &Request) -> tracing::Span {
         method = %req.method(),
         route,
         request_id,
+        run_id = Empty,
         otel.name = Empty,
         otel.kind = Empty,
         http.request.method = Empty,

@@ -22,6 +22,7 @@ use axum::{
     routing::{get, post},
 };
 use secrecy::ExposeSecret;
+use tracing::Instrument;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -251,12 +252,15 @@ async fn run(
         return response;
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let run = tokio::spawn(async move {
-        let panel = orchestrator.run(input, Emitter::new(tx), ticket).await;
-        if let Some((cache, key)) = keep {
-            cache.store(&key, panel, token_left).await;
+    let run = tokio::spawn(
+        async move {
+            let panel = orchestrator.run(input, Emitter::new(tx), ticket).await;
+            if let Some((cache, key)) = keep {
+                cache.store(&key, panel, token_left).await;
+            }
         }
-    });
+        .in_current_span(),
+    );
     // Aborts the run when the client goes away (the stream is dropped).
     let guard = AbortOnDrop(run);
     let lines = futures::stream::unfold((rx, guard), |(mut rx, guard)| async move {

@@ -20,6 +20,7 @@ use std::{
 };
 
 use futures::{FutureExt, future::Shared};
+use tracing::Instrument;
 
 pub use invalidating::Invalidating;
 pub use key::{PanelKey, View, generation, left_for_token};
@@ -183,12 +184,17 @@ impl PanelCache {
                 None => {
                     let cache = self.clone();
                     let k = key.clone();
-                    let task = tokio::spawn(async move {
-                        let panel = run.await;
-                        let entry = cache.store(&k, panel, token_left).await;
-                        cache.lock().remove(&k);
-                        entry
-                    });
+                    // In the span of the request that started it: its lines
+                    // and trace are that request's.
+                    let task = tokio::spawn(
+                        async move {
+                            let panel = run.await;
+                            let entry = cache.store(&k, panel, token_left).await;
+                            cache.lock().remove(&k);
+                            entry
+                        }
+                        .in_current_span(),
+                    );
                     let shared = async move { task.await.ok().flatten() }.boxed().shared();
                     running.insert(key, shared.clone());
                     (shared, Outcome::Miss)

@@ -61,7 +61,11 @@ async fn graph_token_and_post_text_never_reach_logs_or_the_llm() {
     );
 
     let logs = logs::all();
-    assert!(logs.contains("invoke_agent"), "the run was logged");
+    let run_id = body["meta"]["runId"].as_str().unwrap();
+    assert!(
+        logs.contains(&format!("\"run_id\":\"{run_id}\"")),
+        "the run was logged"
+    );
     for secret in [
         TOKEN,
         API_KEY,

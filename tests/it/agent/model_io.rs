@@ -131,6 +131,43 @@ async fn logs_show_node_order_tools_counts_and_times_but_no_user_text() {
     }
 }
 
+/// Without trace export a run logs in its request's span: one span, with
+/// the request's id and the run's, whether the panel is answered whole (a
+/// shared run, spawned) or streamed.
+#[tokio::test]
+async fn a_runs_lines_name_its_request_and_its_run_answered_whole_or_streamed() {
+    let app = agent_app(vec![]).await;
+    for (stream, request_id) in [(false, "req-run-whole"), (true, "req-run-streamed")] {
+        app.openai.chat([
+            ChatStep::searches("deployment pipeline"),
+            final_answer(json!(["m1"]), json!(["p1"]), "Read the runbook."),
+        ]);
+        let body = json!({"postId": request_id, "text": "How do I set up a deployment pipeline?"});
+        let mut req = app
+            .http
+            .post(app.url("/api/suggestions"))
+            .bearer_auth(TOKEN)
+            .header("x-request-id", request_id)
+            .json(&body);
+        if stream {
+            req = req.header("accept", "application/x-ndjson");
+        }
+        let res = req.send().await.unwrap();
+        let run_id = res.headers()["x-run-id"].to_str().unwrap().to_owned();
+        res.text().await.unwrap();
+        let logs = logs::all();
+        let done = logs
+            .lines()
+            .find(|l| l.contains("run done") && l.contains(&format!("\"run_id\":\"{run_id}\"")))
+            .unwrap_or_else(|| panic!("no line of run {run_id}"));
+        assert!(
+            done.contains(&format!("\"request_id\":\"{request_id}\"")),
+            "{done}"
+        );
+        assert!(!done.contains("invoke_agent"), "{done}");
+    }
+}
+
 #[tokio::test]
 async fn ndjson_stream_reports_nodes_and_tools_in_order_and_ends_with_the_response() {
     let app = agent_app(vec![]).await;
