@@ -77,11 +77,11 @@ fn return_thread_cache() -> bool {
 }
 
 /// Caps the C allocator (glibc's malloc: SQLite, the system resolver) at one
-/// arena. glibc gives each thread that allocates under contention an arena of
-/// its own and never unmaps one; after a burst, the blocking threads' arenas
-/// (SQLite reads and writes, large bodies) stayed resident with their free
-/// chunks, ~2 MB at 8,000 connections (B14). Those threads are few (SQLite
-/// work takes at most 6 at once) and rarely allocate at the same moment.
+/// arena. glibc gives each new thread that allocates an arena of its own, up
+/// to 8 per core, and never unmaps one; after a burst the blocking threads'
+/// arenas (SQLite work) stayed resident with their free chunks, 0.5–1.6 MB
+/// at 8,000 connections (B14). Those threads are few (SQLite work takes at
+/// most 6 at once) and rarely allocate at the same moment.
 /// False where this is not glibc or it refused.
 fn one_c_heap() -> bool {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -55,7 +55,7 @@ pub(super) fn finish(
 /// run's id: the run's lines name the request and the run in one span, and
 /// the tracing registry, which keeps a slot and a field map for as many spans
 /// as were ever open at once, holds one per request in flight, not two. A run
-/// outside a request (`/mcp`) has an `invoke_agent` span.
+/// `/mcp` starts (in its `tools/call` span) has an `invoke_agent` span.
 pub(super) fn run_span(run_id: &str) -> Span {
     let request = Span::current();
     if !otel::enabled() && request.has_field("run_id") {
