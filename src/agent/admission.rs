@@ -157,6 +157,11 @@ impl Admission {
         self.bound - self.slots.available_permits()
     }
 
+    /// Past the soft threshold now: new runs take the fallback.
+    pub fn browned_out(&self) -> bool {
+        self.in_flight() > self.soft
+    }
+
     /// A slot for a run, waiting for one at most the admission wait.
     pub async fn admit(&self) -> Result<Ticket, Overloaded> {
         let slot = match self.slots.clone().try_acquire_owned() {
@@ -170,7 +175,7 @@ impl Admission {
             self.metrics.admission(Admitted::Shed);
             return Err(Overloaded::within(self.pace.spread_for_refusal()));
         };
-        let brownout = self.in_flight() > self.soft;
+        let brownout = self.browned_out();
         self.metrics.admission(if brownout {
             Admitted::Degraded
         } else {

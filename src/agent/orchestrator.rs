@@ -245,11 +245,16 @@ impl Orchestrator {
 
     /// What the agent's failure says, counted by the circuit when it is
     /// the model's (a refused post is not, nor a call slow tools left too
-    /// little time).
+    /// little time, nor a timeout while the service is browned out).
     fn agent_failed(&self, e: &GraphError<LlmError>, run: &Run) -> Degraded {
         match e {
             GraphError::Node(e) => {
-                if *e != LlmError::ContentFilter && !run.was_llm_cut_short() {
+                // Past the soft threshold a late answer may be this
+                // service's own queue (B14: a burst's first second opened
+                // the circuit for 30 s, past the burst's end), and new runs
+                // take the fallback there without the circuit.
+                let ours = *e == LlmError::Timeout && self.admission.browned_out();
+                if *e != LlmError::ContentFilter && !run.was_llm_cut_short() && !ours {
                     self.circuit.record_failure();
                 }
                 Degraded::from(e)
@@ -362,7 +367,12 @@ mod tests {
     }
 
     async fn ask(o: &Orchestrator) -> CombinedSuggestionsResponse {
-        let input = RunInput {
+        o.run(input(), Emitter::default(), o.admit().await.unwrap())
+            .await
+    }
+
+    fn input() -> RunInput {
+        RunInput {
             run_id: RunInput::new_run_id(),
             post_id: "p-new".into(),
             text: "How do I set up a deployment pipeline?".into(),
@@ -370,9 +380,7 @@ mod tests {
             category: None,
             graph_token: None,
             arrived: Instant::now(),
-        };
-        o.run(input, Emitter::default(), o.admit().await.unwrap())
-            .await
+        }
     }
 
     #[tokio::test]
@@ -407,6 +415,35 @@ mod tests {
                 .any(|d| d == "llm_circuit_open")
         );
         assert!(!skipped.posts.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_timeout_while_browned_out_does_not_open_the_circuit_and_one_after_does() {
+        let model = Arc::new(ScriptedModel::new([
+            Reply::Fail(LlmError::Timeout),
+            Reply::Fail(LlmError::Timeout),
+        ]));
+        let (o, _h) = orchestrator(&model, 1).await;
+        let o = o.with_admission(Admission::new(4, Duration::ZERO, Default::default()));
+        // This run was admitted with room; three more came while it waited.
+        let ticket = o.admit().await.unwrap();
+        let others: Vec<_> = [o.admit().await, o.admit().await, o.admit().await]
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        let late = o.run(input(), Emitter::default(), ticket).await;
+        assert_eq!(late.meta.path, RunPath::Fallback);
+        assert!(
+            late.meta.degraded.iter().any(|d| d == "llm_timeout"),
+            "{late:?}"
+        );
+        assert!(
+            !o.circuit_open(),
+            "past the soft threshold a timeout may be ours"
+        );
+        drop(others);
+        ask(&o).await;
+        assert!(o.circuit_open(), "with room, a timeout is the model's");
     }
 
     #[tokio::test]
