@@ -28,9 +28,10 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::{
+    classify::ServerErrorsFailureClass,
     cors::CorsLayer,
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
-    trace::{DefaultOnResponse, TraceLayer},
+    trace::{DefaultOnFailure, DefaultOnResponse, OnFailure, TraceLayer},
 };
 use tracing::field::Empty;
 
@@ -82,7 +83,8 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(request_span)
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO))
+                .on_failure(FailureLine(DefaultOnFailure::new())),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid));
@@ -98,6 +100,28 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
         req
     }))
     .with_state(state)
+}
+
+/// tower-http's `error` line for a failed response, except for a 503: a
+/// refusal for load (or a probe answering "not ready") is the service
+/// working as designed, and the access line says so already. Under a burst
+/// that was an error line per refusal, 1,000 a second (B14).
+#[derive(Clone)]
+struct FailureLine(DefaultOnFailure);
+
+impl OnFailure<ServerErrorsFailureClass> for FailureLine {
+    fn on_failure(
+        &mut self,
+        class: ServerErrorsFailureClass,
+        latency: Duration,
+        span: &tracing::Span,
+    ) {
+        let refused = matches!(class, ServerErrorsFailureClass::StatusCode(s)
+            if s == axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        if !refused {
+            self.0.on_failure(class, latency, span);
+        }
+    }
 }
 
 /// The request's span; in a trace, the HTTP server span, continuing the

@@ -12,6 +12,7 @@ use crate::{
     support::{
         Options, TestApp,
         graph::{Behavior, OTHER_TOKEN, TOKEN, engineering_corpus},
+        logs,
         openai::ChatStep,
         post_body, spawn_app_with_corpus, strings,
     },
@@ -79,6 +80,42 @@ async fn hold_with_key(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     panic!("the held runs never all waited on the model");
+}
+
+/// A refusal is the service working as designed: its access line says 503,
+/// and no error line is written for it (one a refusal flooded the logs).
+#[tokio::test]
+async fn a_refusal_logs_its_access_line_and_no_error() {
+    let app = app(1).await;
+    let held = hold(&app, 1).await;
+    let res = app
+        .http
+        .post(app.url("/api/suggestions"))
+        .bearer_auth(TOKEN)
+        .header("x-request-id", "req-refused-for-load")
+        .json(&question(9))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 503);
+    let logs = logs::all();
+    let lines: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("\"request_id\":\"req-refused-for-load\""))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("\"level\":\"INFO\"") && l.contains("\"status\":503")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("\"level\":\"ERROR\"")),
+        "{lines:#?}"
+    );
+    for h in held {
+        assert_eq!(h.await.unwrap().0, 200);
+    }
 }
 
 #[tokio::test]
