@@ -1,8 +1,8 @@
-//! The no-LLM path: `search_m365` with keyword queries made of the post's
-//! most specific words (at most two searches: four Graph requests), the
-//! documents ranked by how many queries found them and by meaning against
-//! the post, unrelated ones dropped; and `search_posts`, in parallel. The
-//! hint is the template over what was found.
+//! The no-LLM path: one `search_m365` with the post's most specific words
+//! OR-ed (two Graph requests, files and mail), the documents ranked by
+//! Graph and by meaning against the post, unrelated ones dropped; and
+//! `search_posts`, in parallel. The hint is the template over what was
+//! found.
 
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
@@ -19,13 +19,11 @@ use crate::{
     tools::{MAX_QUERY_CHARS, REQUESTS_PER_SEARCH, truncate},
 };
 
-/// Graph requests the fallback makes at most: two searches, no broadened
-/// retry (its broad query is already OR-ed).
-pub(super) const GRAPH_REQUESTS: u32 = 4;
-/// The most specific words the broad query ORs.
+/// Graph requests the fallback makes at most: one search, no broadened
+/// retry (its query is already OR-ed).
+pub(super) const GRAPH_REQUESTS: u32 = REQUESTS_PER_SEARCH;
+/// The most specific words the query ORs.
 const TOPIC_TERMS: usize = 4;
-/// The most specific words the precise query ANDs.
-const PRECISE_TERMS: usize = 2;
 /// A document is dropped when the local model finds it no more similar to
 /// the post than the posts are on average (see `PostIndex::relatedness`). Not
 /// higher: where many posts share the topic, they raise that mean, and a
@@ -64,7 +62,7 @@ pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Sema
             },
             None => None,
         };
-        let queries = m365_queries(&input.text, &input.tags, |w| ctx.posts.specificity(w));
+        let queries: Vec<String> = broad_query(ctx).into_iter().collect();
         let recalled: Vec<Answered> = queries
             .iter()
             .filter_map(|q| {
@@ -72,14 +70,14 @@ pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Sema
                     .recalled(Tool::SearchM365.name(), &m365_arguments(q).to_string())
             })
             .collect();
-        // A search per query not made yet (pre-retrieval made one), no
-        // broadened retry: its broad query is already OR-ed.
+        // The search, unless pre-retrieval made it; no broadened retry: its
+        // query is already OR-ed.
         let searches = (queries.len() - recalled.len()) as u32;
         ctx.run
             .graph_budget()
             .cap(GRAPH_REQUESTS.min(searches * REQUESTS_PER_SEARCH));
-        // What the run found before is kept, unless one of these queries
-        // found it (pre-retrieval's): that the fallback judges as its own.
+        // What the run found before is kept, unless this query found it
+        // (pre-retrieval's): that the fallback judges as its own.
         let mine: Vec<String> = recalled.iter().flat_map(|a| a.refs().to_vec()).collect();
         let mut known = ctx.run.findings.m365_refs();
         known.retain(|r| !mine.contains(r));
@@ -117,16 +115,15 @@ pub(super) fn posts_arguments(input: &RunInput) -> Value {
     json!({ "query": truncate(&input.posts_query(), MAX_QUERY_CHARS - 1) })
 }
 
-/// The fallback's broad Microsoft 365 query (its most specific words
-/// OR-ed; the only one when the post has one keyword): on the tuning half
-/// it finds as much as the model's planned searches (recall@10 0.45, with
-/// the fallback's ranking by meaning), where the precise query alone found
-/// 0.37 and left two views in three to a second model round.
+/// The fallback's Microsoft 365 query, also pre-retrieval's: the post's
+/// most specific words OR-ed. On the tuning half it finds as much as the
+/// model's planned searches (recall@10 0.45, with the fallback's ranking by
+/// meaning), where the two most specific AND-ed found 0.37 and left two
+/// views in three to a second model round; beside it, that AND-ed query
+/// added nothing on either half (BENCHMARKS.md, "One search").
 pub(super) fn broad_query(ctx: RunCtx<'_>) -> Option<String> {
     let input = ctx.input;
-    m365_queries(&input.text, &input.tags, |w| ctx.posts.specificity(w))
-        .into_iter()
-        .last()
+    m365_query(&input.text, &input.tags, |w| ctx.posts.specificity(w))
 }
 
 /// The documents `answers` found, ranked as the fallback ranks them (see
@@ -257,13 +254,12 @@ fn by_meaning(
     crate::posts::fuse(&[(&by_graph, 1.0), (&by_meaning, 1.0)])
 }
 
-/// Keyword queries for Graph from the post's (and its tags') most specific
-/// words (`specificity`, higher = rarer among the posts), compound words as
-/// phrases: the two most specific ANDed (what is surely about the topic),
-/// and the four most specific OR-ed (what shares part of it; Graph ranks
-/// what matches more of them first). Everyday words that merely come
-/// first in the sentence are not the topic.
-fn m365_queries(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Vec<String> {
+/// The keyword query for Graph: the post's (and its tags') four most
+/// specific words (`specificity`, higher = rarer among the posts) OR-ed,
+/// compound words as phrases (Graph ranks what matches more of them
+/// first); none when the post has no keyword. Everyday words that merely
+/// come first in the sentence are not the topic.
+fn m365_query(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Option<String> {
     let mut words = keywords(text);
     for tag in tags {
         for k in keywords(tag) {
@@ -277,21 +273,7 @@ fn m365_queries(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) 
         .iter()
         .map(|t| kql_term(t))
         .collect();
-    let queries: Vec<String> = match topic.as_slice() {
-        [] => Vec::new(),
-        [one] => vec![one.clone()],
-        _ => {
-            let precise: Vec<String> = most_specific(&words, PRECISE_TERMS, &specificity)
-                .iter()
-                .map(|t| kql_term(t))
-                .collect();
-            vec![precise.join(" "), topic.join(" OR ")]
-        }
-    };
-    queries
-        .into_iter()
-        .map(|q| truncate(&q, MAX_QUERY_CHARS - 1))
-        .collect()
+    (!topic.is_empty()).then(|| truncate(&topic.join(" OR "), MAX_QUERY_CHARS - 1))
 }
 
 #[cfg(test)]
@@ -309,18 +291,21 @@ mod tests {
 
     #[test]
     fn graph_queries_are_made_of_the_most_specific_words_not_the_first_ones() {
-        let q = m365_queries(
+        let q = m365_query(
             "Our pods keep getting evicted on the cluster, any internal guide on k8s resource limits?",
             &[],
             specificity,
         );
-        assert_eq!(q, ["evicted k8s", "evicted OR k8s OR resource OR limits"]);
+        assert_eq!(q.as_deref(), Some("evicted OR k8s OR resource OR limits"));
         assert_eq!(
-            m365_queries("CI/CD for the repo", &["devops".into()], specificity),
-            vec!["\"ci/cd\" devops", "\"ci/cd\" OR repo OR devops"],
+            m365_query("CI/CD for the repo", &["devops".into()], specificity).as_deref(),
+            Some("\"ci/cd\" OR repo OR devops"),
             "a compound word is one phrase; tags complete the text's keywords"
         );
-        assert_eq!(m365_queries("Payroll?", &[], specificity), vec!["payroll"]);
+        assert_eq!(
+            m365_query("Payroll?", &[], specificity).as_deref(),
+            Some("payroll")
+        );
     }
 
     fn m365(refs: &[&str], broadened: bool) -> Option<Answered> {
@@ -349,6 +334,6 @@ mod tests {
 
     #[test]
     fn text_without_keywords_gives_no_graph_query() {
-        assert!(m365_queries("how do I?", &[], specificity).is_empty());
+        assert_eq!(m365_query("how do I?", &[], specificity), None);
     }
 }

@@ -201,6 +201,7 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     let app = app(4).await;
     let held = hold(&app, 3).await;
     let calls = app.openai.chat_requests().len();
+    let searched = app.graph.received().len();
 
     let (status, body) = app.suggest(question(9), Some(TOKEN)).await;
     assert_eq!(status, 200);
@@ -211,6 +212,11 @@ async fn past_three_quarters_new_runs_take_the_fallback_and_the_agent_returns_as
     );
     assert!(!body["m365"].as_array().unwrap().is_empty(), "{body}");
     assert_eq!(app.openai.chat_requests().len(), calls, "no model call");
+    assert_eq!(
+        app.graph.received().len() - searched,
+        2,
+        "fewer upstream calls than an agent run (a search and the model): one search"
+    );
     let streamed = app
         .stream(question(11), Some(TOKEN))
         .await
