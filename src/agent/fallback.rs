@@ -62,30 +62,26 @@ pub(super) async fn run(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Sema
             },
             None => None,
         };
-        let queries: Vec<String> = broad_query(ctx).into_iter().collect();
-        let recalled: Vec<Answered> = queries
-            .iter()
-            .filter_map(|q| {
-                ctx.run
-                    .recalled(Tool::SearchM365.name(), &m365_arguments(q).to_string())
-            })
-            .collect();
+        let arguments = broad_query(ctx).map(|q| m365_arguments(&q));
+        let recalled = arguments
+            .as_ref()
+            .and_then(|a| ctx.run.recalled(Tool::SearchM365.name(), &a.to_string()));
         // The search, unless pre-retrieval made it; no broadened retry: its
         // query is already OR-ed.
-        let searches = (queries.len() - recalled.len()) as u32;
+        let searching = arguments.is_some() && recalled.is_none();
         ctx.run
             .graph_budget()
-            .cap(GRAPH_REQUESTS.min(searches * REQUESTS_PER_SEARCH));
+            .cap(if searching { GRAPH_REQUESTS } else { 0 });
         // What the run found before is kept, unless this query found it
         // (pre-retrieval's): that the fallback judges as its own.
-        let mine: Vec<String> = recalled.iter().flat_map(|a| a.refs().to_vec()).collect();
+        let mine = recalled.as_ref().map(Answered::refs).unwrap_or_default();
         let mut known = ctx.run.findings.m365_refs();
         known.retain(|r| !mine.contains(r));
-        let calls = queries
-            .into_iter()
-            .map(|q| call(ctx, Tool::SearchM365, m365_arguments(&q)));
-        let answers = futures::future::join_all(calls).await;
-        let (first, drop) = ranked_m365(ctx, &answers, &known);
+        let answered = match arguments {
+            Some(arguments) => call(ctx, Tool::SearchM365, arguments).await,
+            None => None,
+        };
+        let (first, drop) = ranked_m365(ctx, answered.as_ref(), &known);
         ctx.run.findings.rerank_m365(&first, &drop);
     };
     let posts = async {
@@ -126,16 +122,21 @@ pub(super) fn broad_query(ctx: RunCtx<'_>) -> Option<String> {
     m365_query(&input.text, &input.tags, |w| ctx.posts.specificity(w))
 }
 
-/// The documents `answers` found, ranked as the fallback ranks them (see
-/// [`rank_m365`] and [`by_meaning`]); returns (the ranked refs, the refs to
-/// drop), keeping what the run had before (`known`).
+/// The documents `answered` found, ranked as the fallback ranks them:
+/// Graph's order fused with their meaning against the post (see
+/// [`by_meaning`]); returns (the ranked refs, the refs to drop), keeping
+/// what the run had before (`known`).
 pub(super) fn ranked_m365(
     ctx: RunCtx<'_>,
-    answers: &[Option<Answered>],
+    answered: Option<&Answered>,
     known: &[String],
 ) -> (Vec<String>, Vec<String>) {
-    let (first, mut drop) = rank_m365(answers, known);
-    let first = by_meaning(ctx, &ctx.input.text, first, known, &mut drop);
+    let found = match answered {
+        Some(Answered::M365 { refs, .. }) => refs.clone(),
+        _ => Vec::new(),
+    };
+    let mut drop = Vec::new();
+    let first = by_meaning(ctx, &ctx.input.text, found, known, &mut drop);
     (first, drop)
 }
 
@@ -174,47 +175,6 @@ pub(super) async fn call(ctx: RunCtx<'_>, tool: Tool, args: Value) -> Option<Ans
             .lost(tool.source(), Degraded::McpCallFailed),
     }
     None
-}
-
-/// The fallback's Microsoft 365 results, best first: those more of its
-/// queries found first, then by their best rank. When a query found
-/// documents matching its words, what the broadened ones found is dropped
-/// (unless the run had it before): it only dilutes the panel. Returns (the
-/// ranked refs, the refs to drop).
-fn rank_m365(answers: &[Option<Answered>], known: &[String]) -> (Vec<String>, Vec<String>) {
-    let lists: Vec<(&[String], bool)> = answers
-        .iter()
-        .filter_map(|a| match a {
-            Some(Answered::M365 { refs, broadened }) => Some((refs.as_slice(), *broadened)),
-            _ => None,
-        })
-        .collect();
-    let exact_found = lists
-        .iter()
-        .any(|(refs, broadened)| !broadened && !refs.is_empty());
-    let mut scored: Vec<(&String, usize, usize)> = Vec::new();
-    let mut drop = Vec::new();
-    for (refs, broadened) in lists {
-        for (rank, r) in refs.iter().enumerate() {
-            if broadened && exact_found {
-                if !known.contains(r) {
-                    drop.push(r.clone());
-                }
-                continue;
-            }
-            match scored.iter_mut().find(|(x, _, _)| *x == r) {
-                Some((_, found_by, best)) => {
-                    *found_by += 1;
-                    *best = (*best).min(rank);
-                }
-                None => scored.push((r, 1, rank)),
-            }
-        }
-    }
-    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-    let first: Vec<String> = scored.into_iter().map(|(r, _, _)| r.clone()).collect();
-    drop.retain(|r| !first.contains(r));
-    (first, drop)
 }
 
 /// The fallback's documents (`ranked`, best first) reordered by meaning as
@@ -306,30 +266,6 @@ mod tests {
             m365_query("Payroll?", &[], specificity).as_deref(),
             Some("payroll")
         );
-    }
-
-    fn m365(refs: &[&str], broadened: bool) -> Option<Answered> {
-        Some(Answered::M365 {
-            refs: refs.iter().map(|r| r.to_string()).collect(),
-            broadened,
-        })
-    }
-
-    #[test]
-    fn documents_more_queries_found_rank_first_and_broadened_ones_make_way() {
-        let answers = [
-            m365(&["m1", "m2"], false),
-            m365(&["m2", "m3"], false),
-            m365(&["m4", "m5"], true),
-            None,
-        ];
-        let (first, drop) = rank_m365(&answers, &["m5".to_owned()]);
-        assert_eq!(first, vec!["m2", "m1", "m3"]);
-        assert_eq!(drop, vec!["m4"], "m5 was the run's before the fallback");
-        let only_broad = [m365(&[], false), m365(&["m4", "m5"], true)];
-        let (first, drop) = rank_m365(&only_broad, &[]);
-        assert_eq!(first, vec!["m4", "m5"], "nothing else found: kept");
-        assert!(drop.is_empty());
     }
 
     #[test]

@@ -72,7 +72,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
             // reads, and the preview.
             let m365 = m365.map(|answered| {
                 answered.map(|a| {
-                    let (ranked, drop) = fallback::ranked_m365(ctx, &[Some(a.clone())], &[]);
+                    let (ranked, drop) = fallback::ranked_m365(ctx, Some(&a), &[]);
                     ctx.run.findings.rerank_m365(&ranked, &drop);
                     let kept = a.keeping(&ranked);
                     // An identical call later reads what is left.
