@@ -1,38 +1,26 @@
-//! A suggestions run, from request to panel. The [`Orchestrator`] (one run
-//! per request, one deadline) decides agent vs fallback; the run ([`run`])
-//! holds what it found and how it went; the agent's graph ([`agent_graph`]:
-//! retrieve → llmCall → toolExec → formatResponse, on the small
-//! [`state_graph`] runtime) and the fallback's direct searches
-//! ([`fallback`]) write it; the panel ([`panel`]) is built from it. Runs
-//! are admitted within the memory budget ([`admission`]), and each caller
-//! has an allowance of agent runs ([`allowance`]).
+//! A suggestions run, from request to panel, in four rooms:
+//! - [`run`]: one run whole — its input, its [`Deadline`], its Graph
+//!   budget, what it found, how it went, its one door to the tools
+//!   (`RunCtx::search`: memo, budget, events, tracing), the panel built
+//!   from it and its report;
+//! - [`graph`]: the agent — the small graph runtime and its nodes
+//!   (retrieve → llmCall → toolExec → formatResponse) and the prompt;
+//! - [`direct`]: the direct searches, no model: the fallback's, and the
+//!   first searches pre-retrieval makes with the same queries;
+//! - [`load`]: load control — admission within the memory budget, each
+//!   caller's allowance of agent runs, the LLM circuit.
+//!
+//! The [`Orchestrator`] (one run per request) decides which course a run
+//! takes and reports it.
 
-mod admission;
-mod agent_graph;
-mod allowance;
-mod circuit;
-mod ctx;
-mod deadline;
-pub mod events;
-mod fallback;
-mod findings;
-pub mod format_response;
-mod input;
-mod llm_call;
+mod direct;
+mod graph;
+mod load;
 mod orchestrator;
-mod panel;
-mod prompt;
-mod report;
-mod retrieve;
 mod run;
-mod state;
-pub mod state_graph;
 #[cfg(test)]
 mod test_support;
-mod tool_call;
-mod tool_exec;
 
-pub use admission::{Admission, Overloaded, Ticket};
-pub use events::{Emitter, RunEvent};
-pub use input::RunInput;
+pub use load::{Admission, Overloaded, Ticket};
 pub use orchestrator::Orchestrator;
+pub use run::{Deadline, Emitter, RunEvent, RunInput};

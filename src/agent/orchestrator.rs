@@ -1,27 +1,22 @@
 //! The orchestrator: one run per request, one deadline, always a
 //! `CombinedSuggestionsResponse`. Which course a run takes — the agent when
-//! the model is configured, healthy and not throttled, else the fallback's
-//! direct searches; after an LLM failure, the fallback for what the agent
-//! did not get; after tool calls the model got wrong, the fallback's
-//! searches for the sources that got nothing; at the deadline, posts by
-//! words — and what it reports when it is done.
+//! the model is configured, healthy and not throttled, else the direct
+//! searches (the fallback); after an LLM failure, the direct searches for
+//! what the agent did not get; after tool calls the model got wrong, the
+//! direct searches for the sources that got nothing; at the deadline, posts
+//! by words — and what it reports when it is done.
 
 use std::{sync::Arc, time::Duration};
 
 use tracing::{Instrument, Span};
 
 use super::{
-    Emitter, RunEvent, RunInput,
-    admission::{Admission, Overloaded, Ticket},
-    agent_graph,
-    allowance::Allowance,
-    circuit::Circuit,
-    ctx::RunCtx,
-    deadline, fallback,
-    findings::Reach,
-    panel, prompt, report,
-    run::Run,
-    state_graph::GraphError,
+    direct,
+    graph::{self, prompt, runtime::Stopped},
+    load::{Admission, Allowance, Circuit, Overloaded, Ticket},
+    run::{
+        Deadline, Emitter, Run, RunCtx, RunEvent, RunInput, cut, findings::Reach, panel, report,
+    },
 };
 use crate::{
     contract::{CombinedSuggestionsResponse, RunPath},
@@ -122,10 +117,11 @@ impl Orchestrator {
         ticket: Ticket,
     ) -> CombinedSuggestionsResponse {
         let span = report::run_span(&input.run_id);
-        let run = Run::new(
-            GRAPH_REQUESTS_PER_PANEL,
-            events.with_payloads(self.payloads),
+        let deadline = Deadline::new(
+            input.arrived,
+            Duration::from_millis(self.settings.timeout_ms),
         );
+        let run = Run::new(deadline, events.with_payloads(self.payloads));
         self.work_by_deadline(&input, &run, &span, ticket.brownout)
             .await;
         drop(ticket);
@@ -136,32 +132,25 @@ impl Orchestrator {
             run: &run,
             has_token: input.graph_token.is_some(),
             run_id: input.run_id.clone(),
-            elapsed_ms: input.arrived.elapsed().as_millis() as u64,
+            elapsed_ms: deadline.elapsed_ms(),
         });
-        report::finish(
-            report::Sinks {
-                metrics: &self.deps.metrics,
-                runs: &self.runs,
-                timeout_ms: self.settings.timeout_ms,
-            },
-            &input,
-            &response,
-            &run,
-            &span,
-        );
+        let sinks = report::Sinks {
+            metrics: &self.deps.metrics,
+            runs: &self.runs,
+        };
+        report::finish(sinks, &response, &run, &span);
         response
     }
 
     /// The run's work, cut at the deadline: what it cut is then said lost,
     /// and posts searched by words when no search finished.
     async fn work_by_deadline(&self, input: &RunInput, run: &Run, span: &Span, brownout: bool) {
-        let deadline = input.arrived + Duration::from_millis(self.settings.timeout_ms);
+        let deadline = run.deadline().at();
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
                 .with_graph_budget(run.graph_budget().clone())
                 .with_deadline(deadline),
         );
-        let llm_deadline = agent_graph::llm_deadline(input.arrived, self.settings.timeout_ms);
         let ctx = RunCtx {
             input,
             posts: &self.deps.posts,
@@ -171,12 +160,10 @@ impl Orchestrator {
             llm: &*self.llm,
             tools: self.tools.for_caller(input.graph_token.is_some()),
             max_tool_calls: self.settings.max_tool_calls_per_round,
-            llm_deadline,
-            llm_fair_time: (llm_deadline - input.arrived) / 2,
         };
         let work = self.serve(ctx, brownout).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {
-            deadline::cut(run, input, &self.deps.posts).await;
+            cut::cut(run, input, &self.deps.posts).await;
         }
     }
 
@@ -185,7 +172,7 @@ impl Orchestrator {
         let run = ctx.run;
         let token = ctx.input.graph_token.as_ref();
         if let Some(reason) = self.reason_to_skip_the_agent(brownout, token) {
-            let every = fallback::Searches {
+            let every = direct::Searches {
                 m365: true,
                 posts: true,
             };
@@ -194,11 +181,11 @@ impl Orchestrator {
         // The posts search is pre-retrieval's, or the model's; an LLM
         // failure's fallback makes one if none finished, and a deadline
         // without one completes the panel by words (`posts_by_words`).
-        let course = agent_graph::Plan {
+        let course = graph::Plan {
             max_rounds: self.settings.max_rounds,
             pre_retrieval: self.settings.pre_retrieval,
         };
-        let result = agent_graph::run(ctx, course).await;
+        let result = graph::run(ctx, course).await;
         match result {
             Ok(_) => {
                 self.circuit.record_success();
@@ -208,7 +195,7 @@ impl Orchestrator {
                 }
             }
             Err(e) => {
-                let missing = fallback::Searches {
+                let missing = direct::Searches {
                     m365: true,
                     posts: run.findings.reach(Source::Posts) == Reach::NotCalled,
                 };
@@ -246,9 +233,9 @@ impl Orchestrator {
     /// What the agent's failure says, counted by the circuit when it is
     /// the model's (a refused post is not, nor a call slow tools left too
     /// little time, nor a timeout while the service is browned out).
-    fn agent_failed(&self, e: &GraphError<LlmError>, run: &Run) -> Degraded {
+    fn agent_failed(&self, e: &Stopped<LlmError>, run: &Run) -> Degraded {
         match e {
-            GraphError::Node(e) => {
+            Stopped::Node(e) => {
                 // Past the soft threshold a late answer may be this
                 // service's own queue (B14: a burst's first second opened
                 // the circuit for 30 s, past the burst's end), and new runs
@@ -261,7 +248,7 @@ impl Orchestrator {
             }
             // Not the LLM's fault: the wiring let a run go round past its
             // step limit (or named a missing node).
-            GraphError::StepLimit(_) | GraphError::UnknownNode(_) => {
+            Stopped::StepLimit(_) | Stopped::UnknownNode(_) => {
                 tracing::error!(error.kind = "agent_graph", error.message = %e, "agent graph stopped");
                 Degraded::RoundCap
             }
@@ -269,7 +256,7 @@ impl Orchestrator {
     }
 
     /// The fallback for `reason`, making `searches`.
-    async fn fall_back(&self, ctx: RunCtx<'_>, reason: Degraded, searches: fallback::Searches) {
+    async fn fall_back(&self, ctx: RunCtx<'_>, reason: Degraded, searches: direct::Searches) {
         ctx.run.note(reason);
         ctx.run.emit(RunEvent::Fallback {
             reason: reason.to_string(),
@@ -287,7 +274,7 @@ impl Orchestrator {
     /// sources that got nothing, their results added to the model's choice.
     async fn complete_missed(&self, ctx: RunCtx<'_>) {
         let run = ctx.run;
-        let searches = fallback::Searches {
+        let searches = direct::Searches {
             m365: ctx.input.graph_token.is_some()
                 && ctx.run.findings.reach(Source::M365) != Reach::Answered,
             posts: ctx.run.findings.reach(Source::Posts) == Reach::NotCalled,
@@ -316,20 +303,14 @@ impl Orchestrator {
     /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
-    async fn fallback(&self, ctx: RunCtx<'_>, searches: fallback::Searches, slotted: bool) {
+    async fn fallback(&self, ctx: RunCtx<'_>, searches: direct::Searches, slotted: bool) {
         let slots = slotted.then_some(&self.fallback_slots);
-        Box::pin(fallback::run(ctx, searches, slots)).await;
+        Box::pin(direct::search(ctx, searches, slots)).await;
     }
 }
 
 /// Concurrent fallback runs (each a few ms of CPU; measured in B3).
 const FALLBACK_SLOTS: usize = 32;
-/// Microsoft Graph requests a panel may make, broadened retries included:
-/// each counts against the caller's and the tenant's Graph throttling (the
-/// TypeScript implementation made 2.0 per fallback panel and 5.3 per agent
-/// panel). Three searches of two requests each; the fallback alone takes
-/// at most [`fallback::GRAPH_REQUESTS`].
-const GRAPH_REQUESTS_PER_PANEL: u32 = 6;
 
 /// The orchestrator over the seam: a scripted model in place of Azure.
 #[cfg(test)]

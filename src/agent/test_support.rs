@@ -8,14 +8,8 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::{
-    RunInput,
-    agent_graph::{Plan, llm_deadline, run},
-    ctx::RunCtx,
-    events::Emitter,
-    findings::Collected,
-    prompt,
-    run::Run,
-    state_graph::GraphError,
+    graph::{Plan, prompt, run, runtime::Stopped},
+    run::{Deadline, Emitter, Run, RunCtx, RunInput, findings::Collected},
 };
 use crate::{
     contract::PostSummary,
@@ -82,7 +76,7 @@ pub async fn default_harness(max_rounds: u32) -> Harness {
     harness(max_rounds, 8).await
 }
 
-pub async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, GraphError<LlmError>> {
+pub async fn run_with(h: &Harness, model: &ScriptedModel) -> Result<Ran, Stopped<LlmError>> {
     run_collecting(h, model).await.0
 }
 
@@ -100,7 +94,7 @@ pub struct Ran {
 pub async fn run_collecting(
     h: &Harness,
     model: &ScriptedModel,
-) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+) -> (Result<Ran, Stopped<LlmError>>, Collected) {
     run_collecting_with(h, model, Emitter::default()).await
 }
 
@@ -108,7 +102,7 @@ pub async fn run_collecting_with(
     h: &Harness,
     model: &ScriptedModel,
     events: Emitter,
-) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+) -> (Result<Ran, Stopped<LlmError>>, Collected) {
     run_planned(h, model, events, false).await
 }
 
@@ -119,10 +113,9 @@ pub async fn run_planned(
     model: &ScriptedModel,
     events: Emitter,
     pre_retrieval: bool,
-) -> (Result<Ran, GraphError<LlmError>>, Collected) {
+) -> (Result<Ran, Stopped<LlmError>>, Collected) {
     let text = "How do I set up a deployment pipeline?";
     let registered = h.conn.register(Caller::new(None, Some("p-new".into())));
-    let ran = Run::new(6, events);
     let input = RunInput {
         run_id: RunInput::new_run_id(),
         post_id: "p-new".into(),
@@ -132,7 +125,8 @@ pub async fn run_planned(
         graph_token: None,
         arrived: tokio::time::Instant::now(),
     };
-    let llm_deadline = llm_deadline(input.arrived, h.settings.timeout_ms);
+    let timeout = std::time::Duration::from_millis(h.settings.timeout_ms);
+    let ran = Run::new(Deadline::new(input.arrived, timeout), events);
     let ctx = RunCtx {
         input: &input,
         posts: &h.deps.posts,
@@ -142,8 +136,6 @@ pub async fn run_planned(
         llm: model,
         tools: h.tools.for_caller(false),
         max_tool_calls: h.settings.max_tool_calls_per_round,
-        llm_deadline,
-        llm_fair_time: (llm_deadline - input.arrived) / 2,
     };
     let plan = Plan {
         max_rounds: h.settings.max_rounds,

@@ -236,6 +236,11 @@ impl PostIndex {
         query: &str,
         by: Option<Instant>,
     ) -> Result<Vec<f32>, LlmError> {
+        // Given up already (a search left behind, completed in process):
+        // no request that nothing would wait for.
+        if by.is_some_and(|by| by <= Instant::now()) {
+            return Err(LlmError::Timeout);
+        }
         let inputs = [query];
         let embedding = self.llm.embed(&inputs);
         let vectors = match by {

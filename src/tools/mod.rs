@@ -34,7 +34,9 @@ pub use action_hint::{HintArgs, fallback_hint};
 pub use deps::ToolDeps;
 pub use get_suggestions::{InvalidRequest, Panels, Refused};
 pub use search_m365::{REQUESTS_PER_SEARCH, SearchM365Args};
-pub use search_posts::SearchPostsArgs;
+pub use search_posts::{
+    LIMIT as POSTS_LIMIT, SearchPostsArgs, degraded_of as search_posts_degraded,
+};
 pub use session::{Caller, GraphBudget, SESSION_META_KEY, SessionRegistry};
 
 use crate::{

@@ -10,10 +10,10 @@ use super::{
     Caller, ToolDeps, check_query,
     output::{self, PostsFound},
 };
-use crate::degraded::Degraded;
+use crate::{degraded::Degraded, posts::PostSearch};
 
 /// Posts returned per search.
-const LIMIT: usize = 5;
+pub const LIMIT: usize = 5;
 /// How long before the caller's deadline Azure's query embedding is given
 /// up: the time left ranks by the local model and reads the posts.
 const RANKING_RESERVE: Duration = Duration::from_millis(100);
@@ -55,6 +55,13 @@ pub(super) async fn run(
             return output::failed("post index search failed", Some(Degraded::PostsIndexError));
         }
     };
+    let degraded = degraded_of(&found);
+    let text = with_text.then(|| output::posts_text(&found.posts));
+    output::answered(&PostsFound { posts: found.posts }, text, &degraded)
+}
+
+/// What a posts search's answer says of how it ranked, for `meta.degraded`.
+pub fn degraded_of(found: &PostSearch) -> Vec<Degraded> {
     let mut degraded = Vec::new();
     if found.lexical_only {
         degraded.push(Degraded::PostsLexicalOnly);
@@ -65,6 +72,5 @@ pub(super) async fn run(
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));
     }
-    let text = with_text.then(|| output::posts_text(&found.posts));
-    output::answered(&PostsFound { posts: found.posts }, text, &degraded)
+    degraded
 }

@@ -370,8 +370,10 @@ async fn a_query_embedding_slower_than_the_deadline_gives_way_to_the_local_model
         post_body("Looking for a carpool to the campus", &[]),
     )
     .await;
+    // Its own words: not the first search's, which the run would answer
+    // from its memo.
     app.openai.chat_by_round(vec![
-        ChatStep::searches("carpool campus"),
+        ChatStep::searches("carpool to the campus"),
         ChatStep::Final(json!({"m365": [], "posts": ["p1"], "actionHint": "Ask the carpool."})),
     ]);
     app.openai.embeddings(EmbedBehavior::Hang);

@@ -9,7 +9,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Options, graph::TOKEN, openai::ChatStep, post_ids, spawn_app_with_corpus, titles,
+    Options,
+    graph::TOKEN,
+    openai::{ChatStep, EmbedBehavior},
+    post_ids, spawn_app_with_corpus, strings, titles,
 };
 
 use super::*;
@@ -238,4 +241,47 @@ async fn without_pre_retrieval_the_model_decides_every_search() {
     assert_eq!(body["meta"]["rounds"], 1);
     assert!(app.graph.received().is_empty(), "nothing searched first");
     assert!(first_results(&app, 0).is_empty());
+}
+
+/// A view on the agent path while Azure's embeddings endpoint misbehaves
+/// as `fault` does: the model answers from the first results at once.
+async fn view_with_slow_embeddings(fault: EmbedBehavior) -> Value {
+    let app = agent_app_with_embeddings(vec![("LINKUP__AGENT__TIMEOUT_MS", "2000".into())]).await;
+    app.openai.embeddings(fault);
+    app.openai.chat([ChatStep::SelectAll]);
+    let (status, body) = app.suggest(question(), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["path"], "agent", "{body}");
+    assert_eq!(app.openai.chat_requests().len(), 1, "one chat call: {body}");
+    body
+}
+
+/// The posts search pre-retrieval left behind was completed in process:
+/// the stored post is in the panel, ranked by the local model, and the
+/// panel says why.
+fn posts_by_the_local_model(body: &Value) {
+    assert_eq!(post_ids(body), ["p-77"], "{body}");
+    let reasons = degraded(body);
+    assert!(reasons.contains(&"posts_local_model".to_owned()), "{body}");
+    assert!(reasons.contains(&"embeddings_timeout".to_owned()), "{body}");
+    assert!(
+        !strings(&body["unavailableSources"]).contains(&"posts".to_owned()),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_hanging_embeddings_endpoint_leaves_the_posts_to_the_local_model_not_out() {
+    posts_by_the_local_model(&view_with_slow_embeddings(EmbedBehavior::Hang).await);
+}
+
+#[tokio::test]
+async fn a_dripping_embeddings_endpoint_leaves_the_posts_to_the_local_model_not_out() {
+    posts_by_the_local_model(&view_with_slow_embeddings(EmbedBehavior::Drip).await);
+}
+
+#[tokio::test]
+async fn embeddings_answering_after_the_first_searches_leave_the_posts_to_the_local_model() {
+    let late = EmbedBehavior::Slow(Duration::from_millis(2_500));
+    posts_by_the_local_model(&view_with_slow_embeddings(late).await);
 }

@@ -72,6 +72,8 @@ pub enum EmbedBehavior {
     Normal,
     Status(u16),
     Hang,
+    /// 200 and headers at once, then the body one byte every 200 ms, forever.
+    Drip,
     /// A valid answer of about 20 MB (vectors of 400,000 dimensions).
     Huge,
     /// A normal answer after this long.
@@ -763,6 +765,7 @@ async fn embeddings(script: &Mutex<Script>, body: &Value) -> Response {
             );
         }
         EmbedBehavior::Hang => tokio::time::sleep(Duration::from_secs(3600)).await,
+        EmbedBehavior::Drip => return faults::drip(),
         EmbedBehavior::Huge => {
             let vector = vec![0.012_345_678_f32; HUGE_BYTES / 12];
             let answer = json!({ "object": "list", "model": "text-embedding-3-small",

@@ -250,7 +250,7 @@ impl Findings {
 
 /// What an answered call added to the run's findings.
 #[derive(Debug, Clone)]
-pub(super) enum Answered {
+pub enum Answered {
     /// Microsoft 365 items, by their refs; `broadened` when the query found
     /// nothing and these match some of its terms.
     M365 { refs: Vec<String>, broadened: bool },

@@ -1,6 +1,6 @@
 //! A tiny graph runtime: named nodes over a typed state, an edge table, and
 //! one run loop that enforces the step limit, opens a span per node and
-//! reports each step. The agent's wiring lives in [`super::agent_graph`].
+//! reports each step. The agent's wiring lives in [`super`].
 
 use std::collections::HashMap;
 
@@ -28,14 +28,21 @@ pub trait Node<S, E>: Send + Sync {
 }
 
 /// An edge out of a node: fixed, or chosen from the state.
-pub enum Edge<S> {
+pub enum Edge<'a, S> {
     To(NodeName),
-    Branch(fn(&S) -> NodeName),
+    Branch(Box<dyn Fn(&S) -> NodeName + Send + Sync + 'a>),
+}
+
+impl<'a, S> Edge<'a, S> {
+    /// The edge `choose` picks from the state.
+    pub fn branch(choose: impl Fn(&S) -> NodeName + Send + Sync + 'a) -> Self {
+        Self::Branch(Box::new(choose))
+    }
 }
 
 /// Why a graph run stopped early: a node's own error `E`, or the runtime's.
 #[derive(Debug, thiserror::Error)]
-pub enum GraphError<E: std::error::Error + 'static> {
+pub enum Stopped<E: std::error::Error + 'static> {
     #[error("step limit of {0} reached")]
     StepLimit(usize),
     #[error("no node named {0}")]
@@ -49,14 +56,13 @@ pub enum GraphError<E: std::error::Error + 'static> {
 pub struct Step {
     pub node: NodeName,
     pub step: usize,
-    pub elapsed_ms: u64,
     pub report: StepReport,
 }
 
 /// Nodes, edges and a step limit.
 pub struct Graph<'a, S, E> {
     nodes: HashMap<NodeName, Box<dyn Node<S, E> + 'a>>,
-    edges: HashMap<NodeName, Edge<S>>,
+    edges: HashMap<NodeName, Edge<'a, S>>,
     max_steps: usize,
 }
 
@@ -74,7 +80,7 @@ impl<'a, S: Send, E: std::error::Error + 'static> Graph<'a, S, E> {
         self
     }
 
-    pub fn edge(mut self, from: NodeName, edge: Edge<S>) -> Self {
+    pub fn edge(mut self, from: NodeName, edge: Edge<'a, S>) -> Self {
         self.edges.insert(from, edge);
         self
     }
@@ -92,25 +98,25 @@ impl<'a, S: Send, E: std::error::Error + 'static> Graph<'a, S, E> {
         &self,
         state: &mut S,
         mut observe: impl FnMut(&Step, &S),
-    ) -> Result<(), GraphError<E>> {
+    ) -> Result<(), Stopped<E>> {
         let started = Instant::now();
         let mut current = self.next(START, state);
         let mut step = 0;
         while current != END {
             step += 1;
             if step > self.max_steps {
-                return Err(GraphError::StepLimit(self.max_steps));
+                return Err(Stopped::StepLimit(self.max_steps));
             }
             let node = self
                 .nodes
                 .get(current)
-                .ok_or(GraphError::UnknownNode(current))?;
+                .ok_or(Stopped::UnknownNode(current))?;
             let span = tracing::debug_span!("node", otel.name = current, node = current, step);
             let report = node
                 .run(state)
                 .instrument(span.clone())
                 .await
-                .map_err(GraphError::Node)?;
+                .map_err(Stopped::Node)?;
             let elapsed_ms = started.elapsed().as_millis() as u64;
             span.in_scope(
                 || tracing::debug!(elapsed_ms, tool_calls = ?report.tool_calls, "node done"),
@@ -119,7 +125,6 @@ impl<'a, S: Send, E: std::error::Error + 'static> Graph<'a, S, E> {
                 &Step {
                     node: current,
                     step,
-                    elapsed_ms,
                     report,
                 },
                 state,
@@ -166,7 +171,7 @@ mod tests {
             .node(Mark("toolExec"))
             .node(Mark("formatResponse"))
             .edge(START, Edge::To("llmCall"))
-            .edge("llmCall", Edge::Branch(two_rounds))
+            .edge("llmCall", Edge::branch(two_rounds))
             .edge("toolExec", Edge::To("llmCall"))
             .edge("formatResponse", Edge::To(END))
     }
@@ -207,6 +212,6 @@ mod tests {
             .edge(START, Edge::To("a"))
             .edge("a", Edge::To("a"));
         let err = graph.run(&mut Vec::new(), |_, _| {}).await.unwrap_err();
-        assert!(matches!(err, GraphError::StepLimit(3)));
+        assert!(matches!(err, Stopped::StepLimit(3)));
     }
 }

@@ -5,10 +5,9 @@
 use std::time::Duration;
 
 use super::{
-    RunInput,
+    Run, RunInput,
     findings::{Findings, Reach},
     panel,
-    run::Run,
 };
 use crate::{
     contract::RunPath,
@@ -22,7 +21,7 @@ const LATE_READ: Duration = Duration::from_millis(20);
 
 /// Closes `run`, cut by its deadline: what it cut is said lost, and posts
 /// are searched by words when no search finished.
-pub(super) async fn cut(run: &Run, input: &RunInput, posts: &PostIndex) {
+pub async fn cut(run: &Run, input: &RunInput, posts: &PostIndex) {
     run.take_path(RunPath::Partial);
     run.note(Degraded::Deadline);
     let findings = &run.findings;

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
 
-use super::findings::{Answered, Findings};
+use crate::agent::run::findings::{Answered, Findings};
 use crate::llm::chat::{AnswerSchema, Message, ToolSpec};
 
 const SYSTEM: &str = "You find what helps the author of a post on LinkUp, a company's Q&A board. \

@@ -7,10 +7,12 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::{
-    ctx::RunCtx,
-    findings::Answered,
+    runtime::{Node, NodeName, StepReport},
     state::RunState,
-    state_graph::{Node, NodeName, StepReport},
+};
+use crate::agent::run::{
+    RunCtx,
+    findings::Answered,
     tool_call::{Called, Tool, ToolFailure, Traced},
 };
 use crate::{
@@ -28,8 +30,6 @@ struct Outcome {
     reply: Reply,
     /// The call named no offered tool or its arguments were rejected.
     invalid: bool,
-    /// The call's canonical arguments, when its answer goes to the run's memo.
-    memo_key: Option<String>,
 }
 
 /// What the model reads of a call.
@@ -41,15 +41,12 @@ enum Reply {
     Results(Answered),
 }
 
-impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
+impl<'c> Node<RunState, LlmError> for ToolExec<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(
-        &'a self,
-        state: &'a mut RunState<'r>,
-    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let calls: Vec<ToolCall> = state.pending_tool_calls().to_vec();
@@ -64,7 +61,6 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
                             ctx.max_tool_calls
                         )),
                         invalid: false,
-                        memo_key: None,
                     };
                 }
                 execute(ctx, call).await
@@ -78,13 +74,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
             for (call, outcome) in calls.iter().zip(outcomes) {
                 let content = match outcome.reply {
                     Reply::Text(text) => text,
-                    Reply::Results(answered) => {
-                        let content = answered.for_model(&ctx.run.findings);
-                        if let Some(key) = outcome.memo_key {
-                            ctx.run.remember(&call.name, key, answered);
-                        }
-                        content
-                    }
+                    Reply::Results(answered) => answered.for_model(&ctx.run.findings),
                 };
                 state.messages.push(Message::tool(call.id.clone(), content));
             }
@@ -95,40 +85,28 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for ToolExec<'c> {
     }
 }
 
+/// One of the model's calls, through the run's door to the tools (an
+/// identical call already made is answered from the run's memo).
 async fn execute(ctx: &RunCtx<'_>, call: &ToolCall) -> Outcome {
     let name = call.name.as_str();
-    let traced = Traced::start(name, Some(&call.id), ctx.run);
     let error = |content: String, invalid: bool| Outcome {
         reply: Reply::Text(content),
         invalid,
-        memo_key: None,
     };
     let offered = ctx.tools.iter().any(|t| t.name == name);
     let Some(tool) = Tool::named(name).filter(|_| offered) else {
-        traced.failed(ToolFailure::UnknownTool);
+        Traced::start(name, Some(&call.id), ctx.run).failed(ToolFailure::UnknownTool);
         let name = crate::tools::truncate(name, 64);
         return error(format!("error: unknown tool '{name}'"), true);
     };
     let Ok(Value::Object(args)) = serde_json::from_str(&call.arguments) else {
-        traced.failed(ToolFailure::InvalidArguments);
+        Traced::start(name, Some(&call.id), ctx.run).failed(ToolFailure::InvalidArguments);
         return error("error: arguments must be a JSON object".to_owned(), true);
     };
-    let key = Value::Object(args.clone()).to_string();
-    if let Some(answered) = ctx.run.recalled(name, &key) {
-        traced
-            .span()
-            .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
-        return Outcome {
-            reply: Reply::Results(answered),
-            invalid: false,
-            memo_key: None,
-        };
-    }
-    match traced.call(tool, *ctx, args).await {
+    match ctx.search(tool, args, Some(&call.id)).await {
         Called::Answered(answered) => Outcome {
             reply: Reply::Results(answered),
             invalid: false,
-            memo_key: Some(key),
         },
         Called::InvalidArguments(text) => error(format!("error: {text}"), true),
         Called::ToolError(text) => error(format!("error: {text}"), false),
@@ -149,7 +127,7 @@ mod tests {
 
     use crate::{
         agent::{
-            events::{Emitter, RunEvent},
+            run::events::{Emitter, RunEvent},
             test_support::{
                 answer, default_harness, harness, run_collecting, run_collecting_with, run_with,
             },

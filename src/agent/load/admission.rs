@@ -44,7 +44,7 @@ pub struct Ticket {
     _counted: RunInFlight,
     pace: Arc<Pace>,
     /// Admitted past the soft threshold: the run takes the fallback.
-    pub(super) brownout: bool,
+    pub(in crate::agent) brownout: bool,
 }
 
 impl Drop for Ticket {

@@ -1,11 +1,7 @@
-//! The one context of a run that its nodes, its tool calls and the fallback
-//! borrow.
+//! The one context of a run that its nodes, its tool calls and the direct
+//! searches borrow.
 
-use std::time::Duration;
-
-use tokio::time::Instant;
-
-use super::{RunInput, run::Run};
+use super::{Run, RunInput};
 use crate::{
     llm::{ChatModel, chat::ToolSpec},
     posts::PostIndex,
@@ -13,8 +9,8 @@ use crate::{
 };
 
 /// The one context of a run that its nodes, its tool calls and the
-/// fallback borrow: the request, where tool calls go, the run they write
-/// (and its events), and what the model is offered and given.
+/// direct searches borrow: the request, where tool calls go, the run they
+/// write (its deadline, budget and events), and what the model is offered.
 #[derive(Clone, Copy)]
 pub struct RunCtx<'a> {
     /// What the request asks for.
@@ -30,9 +26,4 @@ pub struct RunCtx<'a> {
     /// The tools offered to the model.
     pub tools: &'a [ToolSpec],
     pub max_tool_calls: usize,
-    /// LLM calls end by here, leaving the fallback time to answer by the deadline.
-    pub llm_deadline: Instant,
-    /// Half the run's time for LLM calls: a call given less before
-    /// `llm_deadline` that it cuts was not the model's failure.
-    pub llm_fair_time: Duration,
 }

@@ -1,20 +1,24 @@
-//! retrieve (pre-retrieval): before the first model call, the fallback's
-//! broad Microsoft 365 search (its most specific words OR-ed; one search:
-//! two Graph requests, files and mail) and its posts search, as tool calls
-//! of the run (events, run record, memo). The documents are ranked as the
-//! fallback ranks them, unrelated ones left out; the first llmCall reads
-//! the results, and a streaming client gets the panel they make at once
-//! (`preview`).
+//! retrieve (pre-retrieval): before the first model call, the direct
+//! searches' Microsoft 365 search (the post's most specific words OR-ed;
+//! one search: two Graph requests, files and mail) and posts search, as
+//! tool calls of the run (events, run record, memo). The documents are
+//! ranked as the direct searches rank them, unrelated ones left out; the
+//! first llmCall reads the results, and a streaming client gets the panel
+//! they make at once (`preview`). A search that would hold the model back
+//! past the first searches' share of its time is left behind: the posts
+//! search is then completed in process, a Microsoft 365 search reported
+//! lost.
 
 use futures::future::BoxFuture;
 
 use super::{
-    ctx::RunCtx,
-    events::RunEvent,
-    fallback, panel, prompt,
+    prompt,
+    runtime::{Node, NodeName, StepReport},
     state::RunState,
-    state_graph::{Node, NodeName, StepReport},
-    tool_call::Tool,
+};
+use crate::agent::{
+    direct,
+    run::{RunCtx, budget, events::RunEvent, panel, tool_call::Tool},
 };
 use crate::{
     degraded::{Degraded, Source},
@@ -24,33 +28,26 @@ use crate::{
 
 pub const NAME: NodeName = "retrieve";
 
-/// Graph requests pre-retrieval makes at most: one search, files and mail
-/// (the panel's other four are the model's, for up to two searches).
-pub const GRAPH_REQUESTS: u32 = 2;
-
 pub struct Retrieve<'a>(pub &'a RunCtx<'a>);
 
-impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
+impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(
-        &'a self,
-        state: &'a mut RunState<'r>,
-    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = *self.0;
-            let query = fallback::broad_query(ctx).filter(|_| ctx.input.graph_token.is_some());
-            // Slow searches do not take the model's time: past half its fair
-            // share, the model starts without them (and may search itself).
-            let bound = ctx.llm_fair_time / 2;
+            let query = direct::topic_query(ctx).filter(|_| ctx.input.graph_token.is_some());
+            // Slow searches do not take the model's time: past their share,
+            // the model starts without them (and may search itself).
+            let bound = ctx.run.deadline().first_searches();
             let m365 = async {
                 let query = query.as_deref()?;
                 // One search: nothing left for a broadened retry.
                 let budget = ctx.run.graph_budget();
-                let aside = budget.set_aside(GRAPH_REQUESTS);
-                let search = fallback::call(ctx, Tool::SearchM365, fallback::m365_arguments(query));
+                let aside = budget.set_aside(budget::ONE_SEARCH);
+                let search = direct::call(ctx, Tool::SearchM365, direct::m365_arguments(query));
                 let answered = tokio::time::timeout(bound, search).await;
                 budget.give_back(aside);
                 Some(answered.unwrap_or_else(|_| {
@@ -59,26 +56,29 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
                     None
                 }))
             };
-            // A posts search cut here is not lost: the model's, the
-            // fallback's or the deadline's makes one.
             let posts = tokio::time::timeout(
                 bound,
-                fallback::call(ctx, Tool::SearchPosts, fallback::posts_arguments(ctx.input)),
+                direct::call(ctx, Tool::SearchPosts, direct::posts_arguments(ctx.input)),
             );
             let (m365, posts) = futures::join!(m365, posts);
-            let posts = posts.ok().flatten();
-            // The documents as the fallback ranks them, those the local
-            // model finds unrelated to the post left out: what the model
-            // reads, and the preview.
+            // A posts search left behind (its Azure query embedding too
+            // slow) is completed in process, by words and the local model:
+            // the model may well answer in this one call.
+            let posts = match posts {
+                Ok(answered) => answered,
+                Err(_) => direct::posts_in_process(ctx).await,
+            };
+            // The documents as the direct searches rank them, those the
+            // local model finds unrelated to the post left out: what the
+            // model reads, and the preview.
             let m365 = m365.map(|answered| {
                 answered.map(|a| {
-                    let (ranked, drop) = fallback::ranked_m365(ctx, Some(&a), &[]);
+                    let (ranked, drop) = direct::rank_m365(ctx, Some(&a), &[]);
                     ctx.run.findings.rerank_m365(&ranked, &drop);
                     let kept = a.keeping(&ranked);
                     // An identical call later reads what is left.
-                    let key = fallback::m365_arguments(query.as_deref().unwrap_or_default());
-                    ctx.run
-                        .remember(Tool::SearchM365.name(), key.to_string(), kept.clone());
+                    let key = direct::m365_arguments(query.as_deref().unwrap_or_default());
+                    ctx.run.remember(Tool::SearchM365, &key, kept.clone());
                     kept
                 })
             });
@@ -114,7 +114,7 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for Retrieve<'c> {
 mod tests {
     use crate::{
         agent::{
-            events::{Emitter, RunEvent},
+            run::events::{Emitter, RunEvent},
             test_support::{answer, default_harness, run_planned},
         },
         llm::scripted::ScriptedModel,

@@ -6,34 +6,29 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use super::findings::Collected;
 use super::{
-    ctx::RunCtx,
-    run::Selection,
+    runtime::{Node, NodeName, StepReport},
     state::RunState,
-    state_graph::{Node, NodeName, StepReport},
 };
+use crate::agent::run::{RunCtx, Selection, findings::Collected};
 use crate::{degraded::Degraded, llm::LlmError};
 
 pub const NAME: NodeName = "formatResponse";
 
 pub struct FormatResponse<'a>(pub &'a RunCtx<'a>);
 
-impl<'c, 'r> Node<RunState<'r>, LlmError> for FormatResponse<'c> {
+impl<'c> Node<RunState, LlmError> for FormatResponse<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(
-        &'a self,
-        state: &'a mut RunState<'r>,
-    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let _span = tracing::debug_span!("format_response").entered();
             if !state.pending_tool_calls().is_empty() {
                 self.0.run.note(Degraded::RoundCap);
                 tracing::warn!(
-                    rounds = state.run.rounds(),
+                    rounds = self.0.run.rounds(),
                     "round cap reached before a final answer"
                 );
                 return Ok(StepReport::default());
@@ -130,7 +125,7 @@ fn grounded_urls(text: &str, urls: &[&str]) -> bool {
 mod tests {
     use super::*;
     use crate::{
-        agent::findings::Findings,
+        agent::run::findings::Findings,
         contract::{M365Source, McpSuggestion, PostSummary},
     };
 

@@ -2,11 +2,7 @@
 //! returned in this run (grounding), in the model's order when it chose,
 //! capped, with honest `unavailableSources`.
 
-use super::{
-    ctx::RunCtx,
-    findings::Collected,
-    run::{Run, Selection},
-};
+use super::{Run, RunCtx, Selection, findings::Collected};
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
     degraded::Source,
@@ -19,7 +15,7 @@ pub const MAX_M365: usize = 10;
 pub const MAX_POSTS: usize = 5;
 
 /// What the response is built from.
-pub(super) struct Parts<'a> {
+pub struct Parts<'a> {
     /// The run: its findings (taken: the run is over), path, rounds, the
     /// model's choice (None: every collected result) and reasons.
     pub run: &'a Run,
@@ -29,7 +25,7 @@ pub(super) struct Parts<'a> {
 }
 
 /// Builds the response from the run.
-pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
+pub fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
     let collected = p.run.findings.take();
     let selection = p.run.selection();
     assemble(p, collected, selection.as_ref())
@@ -38,7 +34,7 @@ pub(super) fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
 /// The panel so far, while the model has not answered: the documents in
 /// `m365` order (the fallback's ranking), every post found, no hint,
 /// `meta.provisional`.
-pub(super) fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsResponse {
+pub fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsResponse {
     let collected = ctx.run.findings.snapshot();
     let selection = Selection {
         m365: m365.to_vec(),
@@ -49,7 +45,7 @@ pub(super) fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsRe
         run: ctx.run,
         has_token: ctx.input.graph_token.is_some(),
         run_id: ctx.input.run_id.clone(),
-        elapsed_ms: ctx.input.arrived.elapsed().as_millis() as u64,
+        elapsed_ms: ctx.run.deadline().elapsed_ms(),
     };
     let mut panel = assemble(parts, collected, Some(&selection));
     panel.action_hint = None;

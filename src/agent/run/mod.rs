@@ -1,19 +1,40 @@
-//! One run, whole: what it found ([`Findings`]) and how it went — its path,
-//! its rounds, the model's selection, the run's own reasons for
-//! `meta.degraded`, the answers of the tool calls it made (its memo), its
-//! trail (steps, tool calls, tokens: its run record) and where its events
-//! stream. Owned by the orchestrator outside the deadline future
-//! (what the deadline cuts keeps what was done), written by the nodes and
-//! the fallback, read once by the response builder.
+//! One run, whole: its [`Deadline`] and Graph budget ([`budget`]), what it
+//! found ([`Findings`]) and how it went — its path, its rounds, the model's
+//! selection, the run's own reasons for `meta.degraded`, the answers of the
+//! tool calls it made (its memo), its trail (steps, tool calls, tokens: its
+//! run record) and where its events stream. Owned by the orchestrator
+//! outside the deadline future (what the deadline cuts keeps what was
+//! done), written by the nodes and the direct searches through its one
+//! door to the tools ([`tool_call`]: `RunCtx::search`), read once by the
+//! panel ([`panel`]) and the report ([`report`]).
+
+pub mod budget;
+mod ctx;
+pub mod cut;
+mod deadline;
+pub mod events;
+pub mod findings;
+mod input;
+pub mod panel;
+pub mod report;
+pub mod tool_call;
+
+pub use ctx::RunCtx;
+pub use deadline::Deadline;
+pub use events::{Emitter, RunEvent};
+pub use input::RunInput;
 
 use std::{
     collections::HashMap,
     sync::{Mutex, MutexGuard},
 };
 
-use super::{
-    events::{Emitter, RunEvent, Trail},
+use serde_json::{Map, Value};
+
+use self::{
+    events::Trail,
     findings::{Answered, Findings},
+    tool_call::Tool,
 };
 use crate::{contract::RunPath, degraded::Degraded, tools::GraphBudget};
 
@@ -30,6 +51,8 @@ pub struct Run {
     /// The tools' results and what became of each source.
     pub findings: Findings,
     outcome: Mutex<Outcome>,
+    /// When its answer is due, and each share of its time.
+    deadline: Deadline,
     /// Microsoft Graph requests the run's searches may still make (the
     /// run's MCP caller spends the same).
     graph_budget: GraphBudget,
@@ -50,24 +73,29 @@ struct Outcome {
     /// An LLM call was cut by the run's time before it had a fair share of
     /// it (slow tools spent the rest): no sign of the model failing.
     llm_cut_short: bool,
-    /// Answers of the tool calls made: (tool, canonical arguments) → what
-    /// the call added. An identical call later (the model's, the
-    /// fallback's) is answered from here.
-    memo: HashMap<(String, String), Answered>,
+    /// Answers of the tool calls made, by [`memo_key`]. An identical call
+    /// later (the model's, the direct searches') is answered from here.
+    memo: HashMap<(Tool, String), Answered>,
     /// Steps, tool calls and tokens so far: the run record's.
     trail: Trail,
 }
 
 impl Run {
-    /// A run that may make `graph_requests` Microsoft Graph requests and
-    /// streams its events to `events`.
-    pub fn new(graph_requests: u32, events: Emitter) -> Self {
+    /// A run due by `deadline`, with a panel's Graph budget, streaming its
+    /// events to `events`.
+    pub fn new(deadline: Deadline, events: Emitter) -> Self {
         Self {
             findings: Findings::default(),
             outcome: Mutex::default(),
-            graph_budget: GraphBudget::new(graph_requests),
+            deadline,
+            graph_budget: budget::panel(),
             events,
         }
+    }
+
+    /// When the run's answer is due, and each share of its time.
+    pub fn deadline(&self) -> Deadline {
+        self.deadline
     }
 
     /// Keeps `event` in the trail and streams it.
@@ -150,20 +178,17 @@ impl Run {
     }
 
     /// The answer of a call already made in this run with the same tool
-    /// and (canonical JSON) arguments.
-    pub(super) fn recalled(&self, tool: &str, arguments: &str) -> Option<Answered> {
-        let outcome = self.outcome();
-        outcome
-            .memo
-            .get(&(tool.to_owned(), arguments.to_owned()))
-            .cloned()
+    /// and arguments.
+    pub fn recalled(&self, tool: Tool, arguments: &Map<String, Value>) -> Option<Answered> {
+        self.outcome().memo.get(&memo_key(tool, arguments)).cloned()
     }
 
-    /// Keeps a call's answer, for an identical call later in the run.
-    pub(super) fn remember(&self, tool: &str, arguments: String, answered: Answered) {
+    /// Keeps a call's answer (or what is left of it), for an identical
+    /// call later in the run.
+    pub fn remember(&self, tool: Tool, arguments: &Map<String, Value>, answered: Answered) {
         self.outcome()
             .memo
-            .insert((tool.to_owned(), arguments), answered);
+            .insert(memo_key(tool, arguments), answered);
     }
 
     /// A reason of the run's own for `meta.degraded` (once).
@@ -190,4 +215,9 @@ impl Run {
         }
         all
     }
+}
+
+/// A call's key in the memo: the tool and its arguments as JSON.
+fn memo_key(tool: Tool, arguments: &Map<String, Value>) -> (Tool, String) {
+    (tool, Value::Object(arguments.clone()).to_string())
 }

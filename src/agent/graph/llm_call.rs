@@ -5,11 +5,11 @@ use futures::future::BoxFuture;
 use tracing::{Instrument, field::Empty};
 
 use super::{
-    ctx::RunCtx,
     prompt,
+    runtime::{Node, NodeName, StepReport},
     state::RunState,
-    state_graph::{Node, NodeName, StepReport},
 };
+use crate::agent::run::RunCtx;
 use crate::{
     llm::{ChatOptions, LlmError, chat::Completion},
     otel,
@@ -22,15 +22,12 @@ const MAX_TOKENS: u32 = 800;
 
 pub struct LlmCall<'a>(pub &'a RunCtx<'a>);
 
-impl<'c, 'r> Node<RunState<'r>, LlmError> for LlmCall<'c> {
+impl<'c> Node<RunState, LlmError> for LlmCall<'c> {
     fn name(&self) -> NodeName {
         NAME
     }
 
-    fn run<'a>(
-        &'a self,
-        state: &'a mut RunState<'r>,
-    ) -> BoxFuture<'a, Result<StepReport, LlmError>> {
+    fn run<'a>(&'a self, state: &'a mut RunState) -> BoxFuture<'a, Result<StepReport, LlmError>> {
         Box::pin(async move {
             let ctx = self.0;
             let options = ChatOptions {
@@ -42,8 +39,9 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for LlmCall<'c> {
             // Slow tools may have spent the run's LLM time: then no call is
             // made, and a call cut before its fair share is not the model's
             // failure.
-            let given = ctx
-                .llm_deadline
+            let deadline = ctx.run.deadline();
+            let given = deadline
+                .llm_until()
                 .saturating_duration_since(tokio::time::Instant::now());
             if given.is_zero() {
                 ctx.run.llm_cut_short();
@@ -54,10 +52,10 @@ impl<'c, 'r> Node<RunState<'r>, LlmError> for LlmCall<'c> {
                 .llm
                 .chat(&state.messages, options)
                 .instrument(span.clone());
-            let result = tokio::time::timeout_at(ctx.llm_deadline, call)
+            let result = tokio::time::timeout_at(deadline.llm_until(), call)
                 .await
                 .unwrap_or_else(|_| {
-                    if given < ctx.llm_fair_time {
+                    if given < deadline.llm_fair_time() {
                         ctx.run.llm_cut_short();
                     }
                     Err(LlmError::Timeout)

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tracing::{Span, field::Empty};
 
-use super::{RunEvent, RunInput, events, run::Run};
+use super::{Run, RunEvent, events};
 use crate::{
     contract::{CombinedSuggestionsResponse, RunRecord},
     metrics::Metrics,
@@ -15,33 +15,25 @@ use crate::{
 };
 
 /// Where a run's report goes.
-pub(super) struct Sinks<'a> {
+pub struct Sinks<'a> {
     pub metrics: &'a Metrics,
     pub runs: &'a RunRecords,
-    /// `agent.timeout_ms`: a response later than it (and [`LATE_MS`]) is late.
-    pub timeout_ms: u64,
 }
 
 /// The run's log line, metrics, record and the stream's last event.
-pub(super) fn finish(
-    sinks: Sinks<'_>,
-    input: &RunInput,
-    response: &CombinedSuggestionsResponse,
-    run: &Run,
-    span: &Span,
-) {
+pub fn finish(sinks: Sinks<'_>, response: &CombinedSuggestionsResponse, run: &Run, span: &Span) {
     let meta = &response.meta;
     span.in_scope(|| {
         tracing::info!(path = ?meta.path, rounds = meta.rounds, m365 = response.m365.len(),
         posts = response.posts.len(), elapsed_ms = meta.elapsed_ms, "run done")
     });
-    let elapsed = input.arrived.elapsed();
+    let deadline = run.deadline();
     sinks.metrics.run_done(
         meta.path.as_str(),
         meta.rounds,
         &meta.degraded,
-        elapsed.as_secs_f64(),
-        elapsed > Duration::from_millis(sinks.timeout_ms + LATE_MS),
+        deadline.elapsed().as_secs_f64(),
+        deadline.is_late(),
     );
     sinks.runs.record(run_record(response, run.take_trail()));
     run.emit(RunEvent::Result {
@@ -56,7 +48,7 @@ pub(super) fn finish(
 /// the tracing registry, which keeps a slot and a field map for as many spans
 /// as were ever open at once, holds one per request in flight, not two. A run
 /// `/mcp` starts (in its `tools/call` span) has an `invoke_agent` span.
-pub(super) fn run_span(run_id: &str) -> Span {
+pub fn run_span(run_id: &str) -> Span {
     let request = Span::current();
     if !otel::enabled() && request.has_field("run_id") {
         request.record("run_id", run_id);
@@ -106,6 +98,3 @@ fn run_record(response: &CombinedSuggestionsResponse, trail: events::Trail) -> R
         llm_usage: trail.llm_usage,
     }
 }
-
-/// A response this much past its deadline counts as late (`linkup_run_late`).
-const LATE_MS: u64 = 50;

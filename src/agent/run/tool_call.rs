@@ -1,8 +1,10 @@
-//! One traced tool call, for toolExec and the fallback alike: the
-//! `execute_tool` span, timing, the typed result collected into the run's
-//! findings under the refs the run gives it, the result count, the stream
-//! event and the log line. What a failure means beyond its source is the
-//! caller's to decide.
+//! The run's one door to its tools ([`RunCtx::search`]), for toolExec,
+//! pre-retrieval and the direct searches alike: the memo (an identical
+//! call is answered from it), the `execute_tool` span, timing, the typed
+//! result collected into the run's findings under the refs the run gives
+//! it, the result count, the stream event and the log line. The Graph
+//! budget is spent by the tool, from the caller the run registered. What
+//! a failure means beyond its source is the caller's to decide.
 
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
@@ -10,10 +12,9 @@ use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
 use super::{
-    ctx::RunCtx,
+    Run, RunCtx,
     events::RunEvent,
     findings::{Answered, Findings},
-    run::Run,
 };
 use crate::{
     degraded::Source,
@@ -21,8 +22,8 @@ use crate::{
 };
 
 /// The tools a run calls: the searches (the model writes the hint itself).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Tool {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tool {
     SearchM365,
     SearchPosts,
 }
@@ -55,7 +56,7 @@ impl Tool {
 /// Why a tool call failed, as its span, log line and the run's trail name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
-pub(super) enum ToolFailure {
+pub enum ToolFailure {
     /// The model named a tool not offered.
     UnknownTool,
     /// The arguments were not a JSON object, or the tool rejected them.
@@ -69,7 +70,7 @@ pub(super) enum ToolFailure {
 }
 
 /// How a call ended.
-pub(super) enum Called {
+pub enum Called {
     /// The tool answered; its results are in the findings.
     Answered(Answered),
     /// The tool rejected its arguments (an empty or too long query; its text).
@@ -83,7 +84,7 @@ pub(super) enum Called {
 }
 
 /// A call in progress: its span and clock.
-pub(super) struct Traced<'e> {
+pub struct Traced<'e> {
     tool: String,
     span: Span,
     started: Instant,
@@ -117,7 +118,7 @@ impl<'e> Traced<'e> {
 
     /// Makes the call through the MCP connection, collects its results into
     /// the run's findings, then reports it.
-    pub async fn call(mut self, tool: Tool, ctx: RunCtx<'_>, args: Map<String, Value>) -> Called {
+    async fn call(mut self, tool: Tool, ctx: RunCtx<'_>, args: Map<String, Value>) -> Called {
         let findings = &ctx.run.findings;
         if self.run.events().payloads() {
             self.arguments = Some(Value::Object(args.clone()));
@@ -205,6 +206,36 @@ impl<'e> Traced<'e> {
     /// The call's span (for what the caller logs about it).
     pub fn span(&self) -> &Span {
         &self.span
+    }
+}
+
+impl RunCtx<'_> {
+    /// The one way a run reaches its tools: a call this run made before
+    /// (same tool, same arguments) is answered from its memo; else it is
+    /// made through the MCP connection as the run's caller (whose Graph
+    /// budget the tool spends), traced, its results collected into the
+    /// findings, and remembered. `call_id`: the model's id for the call,
+    /// when the model made it.
+    pub async fn search(
+        &self,
+        tool: Tool,
+        arguments: Map<String, Value>,
+        call_id: Option<&str>,
+    ) -> Called {
+        let traced = Traced::start(tool.name(), call_id, self.run);
+        if let Some(answered) = self.run.recalled(tool, &arguments) {
+            let name = tool.name();
+            traced
+                .span()
+                .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
+            return Called::Answered(answered);
+        }
+        let key = arguments.clone();
+        let called = traced.call(tool, *self, arguments).await;
+        if let Called::Answered(answered) = &called {
+            self.run.remember(tool, &key, answered.clone());
+        }
+        called
     }
 }
 

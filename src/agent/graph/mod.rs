@@ -12,25 +12,24 @@
 //! searches, so that the model answers in one call when they suffice;
 //! without it the graph starts at llmCall.
 
-use super::{
-    ctx::RunCtx,
-    events::RunEvent,
-    format_response::{self, FormatResponse},
-    llm_call::{self, LlmCall},
-    prompt,
-    retrieve::{self, Retrieve},
-    state::RunState,
-    state_graph::{END, Edge, Graph, GraphError, NodeName, START},
-    tool_exec::{self, ToolExec},
-};
-use crate::llm::LlmError;
+mod format_response;
+mod llm_call;
+pub mod prompt;
+mod retrieve;
+pub mod runtime;
+mod state;
+mod tool_exec;
 
-/// When LLM calls must end: the deadline minus a reserve for the fallback
-/// (a quarter of the budget, at most 3 s).
-pub fn llm_deadline(arrived: tokio::time::Instant, timeout_ms: u64) -> tokio::time::Instant {
-    let reserve = (timeout_ms / 4).min(3_000);
-    arrived + std::time::Duration::from_millis(timeout_ms - reserve)
-}
+use self::{
+    format_response::FormatResponse,
+    llm_call::LlmCall,
+    retrieve::Retrieve,
+    runtime::{END, Edge, Graph, NodeName, START, Stopped},
+    state::RunState,
+    tool_exec::ToolExec,
+};
+use super::run::{Run, RunCtx, events::RunEvent};
+use crate::llm::{LlmError, chat::Message};
 
 /// What the graph is made of for a run.
 #[derive(Debug, Clone, Copy)]
@@ -41,26 +40,28 @@ pub struct Plan {
     pub pre_retrieval: bool,
 }
 
-/// shouldContinue: to toolExec while the model calls tools and rounds remain,
-/// else to formatResponse.
-fn should_continue(state: &RunState) -> NodeName {
-    if !state.pending_tool_calls().is_empty() && state.run.rounds() < state.max_rounds {
-        tool_exec::NAME
-    } else {
-        format_response::NAME
+/// shouldContinue: to toolExec while the model calls tools and rounds remain
+/// (of `max_rounds`), else to formatResponse.
+fn should_continue(run: &Run, max_rounds: u32) -> impl Fn(&RunState) -> NodeName + Send + Sync {
+    move |state| {
+        if !state.pending_tool_calls().is_empty() && run.rounds() < max_rounds {
+            tool_exec::NAME
+        } else {
+            format_response::NAME
+        }
     }
 }
 
 /// Runs the graph for `ctx`'s run; an LLM failure ends it with that error
-/// (`GraphError::Node`).
-pub async fn run<'r>(ctx: RunCtx<'r>, plan: Plan) -> Result<RunState<'r>, GraphError<LlmError>> {
+/// (`Stopped::Node`). Returns the conversation.
+pub async fn run(ctx: RunCtx<'_>, plan: Plan) -> Result<Vec<Message>, Stopped<LlmError>> {
     let input = ctx.input;
     let m365 = input.graph_token.is_some();
     let messages = vec![
         prompt::system(m365, plan.pre_retrieval, &input.text),
         prompt::user(&input.text, &input.tags, input.category.as_deref()),
     ];
-    let mut state = RunState::new(ctx.run, messages, plan.max_rounds);
+    let mut state = RunState { messages };
     let first = if plan.pre_retrieval {
         retrieve::NAME
     } else {
@@ -73,21 +74,24 @@ pub async fn run<'r>(ctx: RunCtx<'r>, plan: Plan) -> Result<RunState<'r>, GraphE
         .node(FormatResponse(&ctx))
         .edge(START, Edge::To(first))
         .edge(retrieve::NAME, Edge::To(llm_call::NAME))
-        .edge(llm_call::NAME, Edge::Branch(should_continue))
+        .edge(
+            llm_call::NAME,
+            Edge::branch(should_continue(ctx.run, plan.max_rounds)),
+        )
         .edge(tool_exec::NAME, Edge::To(llm_call::NAME))
         .edge(format_response::NAME, Edge::To(END));
     let result = graph
-        .run(&mut state, |step, s| {
+        .run(&mut state, |step, _| {
             ctx.run.emit(RunEvent::Node {
                 node: step.node,
                 step: step.step,
-                round: s.run.rounds(),
-                elapsed_ms: input.arrived.elapsed().as_millis() as u64,
+                round: ctx.run.rounds(),
+                elapsed_ms: ctx.run.deadline().elapsed_ms(),
                 tool_calls: step.report.tool_calls.clone(),
             });
         })
         .await;
-    result.map(|()| state)
+    result.map(|()| state.messages)
 }
 
 #[cfg(test)]
@@ -147,6 +151,6 @@ mod tests {
         };
         let model = ScriptedModel::new([Reply::Fail(limited.clone())]);
         let result = run_with(&h, &model).await;
-        assert!(matches!(result, Err(GraphError::Node(e)) if e == limited));
+        assert!(matches!(result, Err(Stopped::Node(e)) if e == limited));
     }
 }
