@@ -43,7 +43,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     settings.azure_openai.endpoint = None;
     settings.agent.max_rounds = max_rounds;
     settings.agent.max_tool_calls_per_round = max_tool_calls;
-    let (deps, store) = ToolDeps::open(
+    let parts = crate::app::Parts::open(
         &settings,
         crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),
@@ -52,6 +52,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     )
     .await
     .unwrap();
+    let (deps, store) = (parts.tools(), parts.store);
     deps.posts
         .upsert(vec![PostSummary::example(
             "p-77",

@@ -2,7 +2,8 @@
 //! the app behind the same edge as `/api` — API keys, then the `Origin`
 //! check, a well-formed `Authorization`, the body's size cap and deadline,
 //! and the session cap's 503. `get_suggestions` answers through the same
-//! orchestrator as `POST /api/suggestions`.
+//! panels service as `POST /api/suggestions` (cache, coalescing, admission,
+//! a deadline counted from the HTTP request's arrival).
 
 use std::sync::Arc;
 
@@ -21,11 +22,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::{AppState, error::ApiError, extract, validate};
 use crate::{
-    agent::{Emitter, Orchestrator, RunInput},
+    agent::RunInput,
     contract::{CombinedSuggestionsResponse, SuggestionsRequest},
+    panels::{Asked, Overloaded, Panels},
     settings::Secret,
     tools::{
-        InvalidRequest, Panels, Refused, SuggestionTools,
+        InvalidRequest, PanelSource, Refused, SuggestionTools,
         http::{self as door, CappedSessions},
     },
 };
@@ -33,8 +35,8 @@ use crate::{
 /// The `/mcp` route; its sessions end when `shutdown` is cancelled.
 pub fn router(state: &AppState, shutdown: CancellationToken) -> Router<AppState> {
     let sessions = Arc::new(CappedSessions::new(&state.settings.mcp));
-    let panels = Arc::new(OrchestratorPanels(state.orchestrator.clone()));
-    let tools = SuggestionTools::http(state.deps.clone(), panels);
+    let panels = Arc::new(McpPanels(state.panels.clone()));
+    let tools = SuggestionTools::http(state.tools.clone(), panels);
     let service = door::service(tools, sessions.clone(), extract::BODY_LIMIT, shutdown);
     let edge = Edge {
         sessions,
@@ -107,23 +109,25 @@ async fn guard(State(edge): State<Edge>, req: Request, next: Next) -> Result<Res
 }
 
 /// `get_suggestions`' panels: validated as `POST /api/suggestions` bodies,
-/// answered by the orchestrator.
-struct OrchestratorPanels(Arc<Orchestrator>);
+/// answered by the panels service as JSON bodies are.
+struct McpPanels(Arc<Panels>);
 
-impl Panels for OrchestratorPanels {
+impl PanelSource for McpPanels {
     fn panel(
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
+        arrived: Instant,
     ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, Refused>> {
         Box::pin(async move {
-            let arrived = Instant::now();
             let req = validate::suggestions(request).map_err(|e| Refused::Invalid(explain(e)))?;
-            let ticket = self.0.admit().await.map_err(|o| Refused::Overloaded {
-                retry_after_secs: o.retry_after_secs,
-            })?;
             let input = RunInput::for_request(req, graph_token, arrived);
-            Ok(self.0.run(input, Emitter::default(), ticket).await)
+            match self.0.panel(input, Asked::default()).await {
+                Ok(served) => Ok(served.panel),
+                Err(Overloaded { retry_after_secs }) => {
+                    Err(Refused::Overloaded { retry_after_secs })
+                }
+            }
         })
     }
 }

@@ -38,7 +38,11 @@ use tracing::field::Empty;
 pub use error::ApiError;
 use extract::BodyTimeout;
 
-use crate::{agent::Orchestrator, otel, runs::RunRecords, settings::Settings, tools::ToolDeps};
+pub use crate::server::Arrived;
+use crate::{
+    agent::Orchestrator, llm::AzureOpenAi, metrics::Metrics, msgraph::GraphClient, otel,
+    panels::Panels, posts::PostIndex, runs::RunRecords, settings::Settings, tools::ToolDeps,
+};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The MCP Streamable HTTP session header (browser MCP clients read it).
@@ -47,9 +51,17 @@ const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 /// Shared state of every handler.
 #[derive(Clone)]
 pub struct AppState {
+    /// Every door's panels: cache, coalescing, admission, run, store.
+    pub panels: Arc<Panels>,
+    /// The runs' orchestrator (for readiness: its MCP connection, its circuit).
     pub orchestrator: Arc<Orchestrator>,
+    /// What the tools hold, for `/mcp`'s tool server.
+    pub tools: Arc<ToolDeps>,
+    pub posts: PostIndex,
+    pub llm: AzureOpenAi,
+    pub graph: GraphClient,
+    pub metrics: Metrics,
     pub runs: RunRecords,
-    pub deps: Arc<ToolDeps>,
     pub settings: Arc<Settings>,
     /// Cancelled at SIGTERM: `/readyz` answers 503 from then on.
     pub shutting_down: CancellationToken,
@@ -188,7 +200,7 @@ async fn record_http(
         Method::OPTIONS => "OPTIONS",
         _ => "other",
     };
-    let metrics = &state.deps.metrics;
+    let metrics = &state.metrics;
     let _in_flight = metrics.http_started();
     let response = next.run(req).await;
     let seconds = started.elapsed().as_secs_f64();
@@ -212,10 +224,6 @@ pub fn admin_router(state: AppState) -> Router {
         .layer(MapResponseLayer::new(error::in_error_shape))
         .with_state(state)
 }
-
-/// When the request's head was read.
-#[derive(Clone, Copy)]
-pub struct Arrived(pub Instant);
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {
     let origins: Vec<HeaderValue> = origins.iter().filter_map(|o| o.parse().ok()).collect();

@@ -42,7 +42,7 @@ pub async fn upsert(
     AppJson(input): AppJson<PostInput>,
 ) -> Result<(StatusCode, Json<PostSummary>), ApiError> {
     let post = validate::post(&post_id, input, "")?;
-    let created = state.deps.posts.upsert(vec![post.clone()]).await?;
+    let created = state.posts.upsert(vec![post.clone()]).await?;
     let status = if created.first() == Some(&true) {
         StatusCode::CREATED
     } else {
@@ -59,7 +59,6 @@ pub async fn fetch(
     PostId(post_id): PostId,
 ) -> Result<Json<PostSummary>, ApiError> {
     state
-        .deps
         .posts
         .get(&post_id)
         .await?
@@ -73,7 +72,7 @@ pub async fn remove(
     State(state): State<AppState>,
     PostId(post_id): PostId,
 ) -> Result<StatusCode, ApiError> {
-    state.deps.posts.delete(&post_id).await?;
+    state.posts.delete(&post_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -98,7 +97,7 @@ pub async fn batch(
         })?;
         posts.push(validate::post(&id, input, &prefix)?);
     }
-    let created = state.deps.posts.upsert(posts).await?;
+    let created = state.posts.upsert(posts).await?;
     let new = created.iter().filter(|c| **c).count();
     Ok(Json(PostBatchResult {
         created: new,

@@ -16,11 +16,11 @@ use crate::{
 };
 
 fn rate_limits(state: &AppState) -> RateLimits {
-    let (chat, embeddings) = state.deps.llm.rate_limits();
+    let (chat, embeddings) = state.llm.rate_limits();
     RateLimits {
         azure_openai_chat: chat.to_owned(),
         azure_openai_embeddings: embeddings.to_owned(),
-        graph: state.deps.graph.rate_limit().to_owned(),
+        graph: state.graph.rate_limit().to_owned(),
     }
 }
 
@@ -40,13 +40,13 @@ pub fn router(with_metrics: bool) -> Router<AppState> {
 /// The Prometheus metrics (OpenMetrics text); not behind the API keys, like the probes.
 #[utoipa::path(get, path = "/metrics", responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let m = &state.deps.metrics;
-    let (posts, embedded) = state.deps.posts.counts();
+    let m = &state.metrics;
+    let (posts, embedded) = state.posts.counts();
     m.post_embedder(
-        state.deps.posts.embedder().as_str(),
-        &state.deps.posts.local_model().unwrap_or_default(),
+        state.posts.embedder().as_str(),
+        &state.posts.local_model().unwrap_or_default(),
     );
-    let backlog = if state.deps.posts.embedder() == Embedder::Azure {
+    let backlog = if state.posts.embedder() == Embedder::Azure {
         posts.saturating_sub(embedded)
     } else {
         0
@@ -77,14 +77,14 @@ pub async fn healthz() -> &'static str {
 /// post store (and the panel cache's shared tier) is reachable.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
-    let post_index = state.deps.posts.get("readyz-probe").await.is_ok();
+    let post_index = state.posts.get("readyz-probe").await.is_ok();
     let post_store = match state.settings.posts.backend {
         PostsBackend::Sqlite => "sqlite",
         PostsBackend::Postgres => "postgres",
     };
     // SQLite is read by the probe itself; PostgreSQL is reachable while
     // this replica follows its changes.
-    let post_store_reachable = post_index && !state.deps.posts.stale();
+    let post_store_reachable = post_index && !state.posts.stale();
     let mcp_tools = match state.orchestrator.connection().list_tools().await {
         Ok(tools) => tools.iter().map(|t| t.name.to_string()).collect(),
         Err(_) => Vec::new(),
@@ -95,7 +95,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
     };
     let shutting_down = state.shutting_down.is_cancelled();
     let ready = post_index && !mcp_tools.is_empty() && !shutting_down;
-    let (llm_model_family, llm_dropped_parameters) = state.deps.llm.chat_family();
+    let (llm_model_family, llm_dropped_parameters) = state.llm.chat_family();
     let body = Readiness {
         ready,
         shutting_down,
@@ -103,16 +103,15 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         post_store: post_store.to_owned(),
         post_store_reachable,
         mcp_tools,
-        llm_configured: state.deps.llm.chat_configured(),
+        llm_configured: state.llm.chat_configured(),
         llm_model_family: llm_model_family.to_owned(),
         llm_dropped_parameters,
-        embeddings_configured: state.deps.llm.embeddings_configured(),
-        embedder: state.deps.posts.embedder().as_str().to_owned(),
-        local_model: state.deps.posts.local_model(),
+        embeddings_configured: state.llm.embeddings_configured(),
+        embedder: state.posts.embedder().as_str().to_owned(),
+        local_model: state.posts.local_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
         llm_auth: state
-            .deps
             .llm
             .auth_status(state.settings.azure_openai.auth.as_str()),
         post_store_token: state.database_token.as_ref().map(|k| k.status()),

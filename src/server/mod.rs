@@ -39,6 +39,12 @@ use tokio::{
 use self::head_timer::{HeadClock, HeadTimeouts, HeadTimer, ReadClock};
 use crate::settings::ServerSettings;
 
+/// When a request's head was read (a request extension, set first): its
+/// run's deadline and its body's time count from here, whichever door it
+/// came through.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrived(pub tokio::time::Instant);
+
 /// What the listener enforces, from `server.*` settings.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {

@@ -3,6 +3,7 @@
 
 use futures::future::BoxFuture;
 use rmcp::model::CallToolResult;
+use tokio::time::Instant;
 
 use super::{Caller, output};
 use crate::{
@@ -41,25 +42,28 @@ pub enum Refused {
 }
 
 /// Whole panels, as `POST /api/suggestions` answers them. The app implements
-/// it over the orchestrator (the tools cannot reach the agent otherwise: the
-/// agent is their in-process caller).
-pub trait Panels: Send + Sync + 'static {
-    /// The panel for `request` as the holder of `graph_token`; a refusal
-    /// says why (the same reasons as the HTTP API's 400s and 503).
+/// it over its panels service (the tools cannot reach the agent otherwise:
+/// the agent is their in-process caller).
+pub trait PanelSource: Send + Sync + 'static {
+    /// The panel for `request` as the holder of `graph_token`, due by the
+    /// deadline counted from `arrived` (the HTTP request's arrival); a
+    /// refusal says why (the same reasons as the HTTP API's 400s and 503).
     fn panel(
         &self,
         request: SuggestionsRequest,
         graph_token: Option<Secret>,
+        arrived: Instant,
     ) -> BoxFuture<'_, Result<CombinedSuggestionsResponse, Refused>>;
 }
 
 pub(super) async fn run(
-    panels: &dyn Panels,
+    panels: &dyn PanelSource,
     caller: Caller,
     request: SuggestionsRequest,
+    arrived: Instant,
 ) -> CallToolResult {
     let token = caller.graph_token().cloned();
-    match panels.panel(request, token).await {
+    match panels.panel(request, token, arrived).await {
         Ok(panel) => {
             let text = serde_json::to_string(&panel).ok();
             output::answered(&panel, text, &[])

@@ -28,7 +28,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::{Caller, SuggestionTools};
-use crate::settings::{McpSettings, Secret};
+use crate::{
+    server::Arrived,
+    settings::{McpSettings, Secret},
+};
 
 /// The `/mcp` service.
 pub type McpService = StreamableHttpService<SuggestionTools, CappedSessions>;
@@ -59,6 +62,15 @@ pub(super) fn caller(ctx: &RequestContext<RoleServer>) -> Caller {
         .get::<Parts>()
         .and_then(|parts| bearer_token(&parts.headers).ok().flatten());
     Caller::new(token, None)
+}
+
+/// When the HTTP request of a `/mcp` call arrived (its head read); now,
+/// when the door did not say.
+pub(super) fn arrived(ctx: &RequestContext<RoleServer>) -> tokio::time::Instant {
+    ctx.extensions
+        .get::<Parts>()
+        .and_then(|parts| parts.extensions.get::<Arrived>())
+        .map_or_else(tokio::time::Instant::now, |a| a.0)
 }
 
 /// An `Authorization` header that is not `Bearer <token>`.

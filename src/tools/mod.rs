@@ -32,7 +32,7 @@ use rmcp::{
 
 pub use action_hint::{HintArgs, fallback_hint};
 pub use deps::ToolDeps;
-pub use get_suggestions::{InvalidRequest, Panels, Refused};
+pub use get_suggestions::{InvalidRequest, PanelSource, Refused};
 pub use search_m365::{REQUESTS_PER_SEARCH, SearchM365Args};
 pub use search_posts::{
     LIMIT as POSTS_LIMIT, SearchPostsArgs, degraded_of as search_posts_degraded,
@@ -63,7 +63,7 @@ enum Door {
     /// The in-process connection: each request registers its caller.
     InProcess(Arc<SessionRegistry>),
     /// `/mcp`: the caller is the HTTP request's; `get_suggestions` is offered.
-    Http(Arc<dyn Panels>),
+    Http(Arc<dyn PanelSource>),
 }
 
 impl Door {
@@ -90,7 +90,7 @@ impl SuggestionTools {
     }
 
     /// The server behind `/mcp`: every tool, panels from `panels`.
-    pub fn http(deps: Arc<ToolDeps>, panels: Arc<dyn Panels>) -> Self {
+    pub fn http(deps: Arc<ToolDeps>, panels: Arc<dyn PanelSource>) -> Self {
         Self {
             deps,
             door: Door::Http(panels),
@@ -168,7 +168,13 @@ impl SuggestionTools {
             return output::failed("get_suggestions is offered on /mcp only", None);
         };
         let caller = http::caller(&ctx);
-        let work = Box::pin(get_suggestions::run(panels.as_ref(), caller, request));
+        let arrived = http::arrived(&ctx);
+        let work = Box::pin(get_suggestions::run(
+            panels.as_ref(),
+            caller,
+            request,
+            arrived,
+        ));
         self.serve("get_suggestions", ctx, work).await
     }
 }

@@ -403,3 +403,88 @@ async fn mcp_can_be_switched_off() {
     let body: Value = off.json().await.unwrap();
     assert_eq!(body["error"]["code"], "not_found");
 }
+
+#[tokio::test]
+async fn a_repeated_get_suggestions_is_served_from_the_panel_cache() {
+    let app = spawn_app_with_corpus(with_env(&[("LINKUP__CACHE__ENABLED", "true")])).await;
+    let client = connect_as(&app, TOKEN).await;
+    let args = json!({"postId": "p-new", "text": "How do I set up a deployment pipeline?"});
+    let first = call(&client, "get_suggestions", args.clone())
+        .await
+        .structured_content
+        .unwrap();
+    let graph_requests = app.graph.queries().len();
+    let again = call(&client, "get_suggestions", args)
+        .await
+        .structured_content
+        .unwrap();
+    assert_ne!(first["meta"]["cached"], json!(true), "{first}");
+    assert_eq!(again["meta"]["cached"], json!(true), "{again}");
+    assert_eq!(again["meta"]["runId"], first["meta"]["runId"]);
+    assert_eq!(again["m365"], first["m365"]);
+    assert_eq!(
+        app.graph.queries().len(),
+        graph_requests,
+        "no second search"
+    );
+    // The HTTP door serves the same caller's entry: one policy, two doors.
+    let (status, body) = app
+        .suggest(
+            json!({"postId": "p-new", "text": "How do I set up a deployment pipeline?"}),
+            Some(TOKEN),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["runId"], first["meta"]["runId"], "{body}");
+}
+
+#[tokio::test]
+async fn get_suggestions_counts_its_deadline_from_the_http_requests_arrival() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let app = spawn_app_with_corpus(Options::default()).await;
+    let init = raw_initialize(&app, &[]).await;
+    assert_eq!(init.status(), 200);
+    let session = init.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = app
+        .http
+        .post(app.url("/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(initialized.status().is_success());
+    // The call's body comes 600 ms after its head, as a slow client's would.
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "get_suggestions",
+        "arguments": {"postId": "p-new", "text": "How do I set up a deployment pipeline?"}}})
+    .to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-session-id: {session}\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n",
+        app.addr,
+        body.len()
+    );
+    let mut tcp = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    tcp.write_all(body.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tcp.read_to_string(&mut answer).await.unwrap();
+    let elapsed = answer
+        .split("\"elapsedMs\":")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|ms| ms.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no panel in {answer}"));
+    assert!(
+        elapsed >= 600,
+        "elapsedMs {elapsed} counts from the body: {answer}"
+    );
+}

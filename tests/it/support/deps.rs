@@ -4,7 +4,9 @@
 
 use std::{path::Path, sync::Arc};
 
-use linkup_suggestions::{settings::Settings, store::Store, tools::ToolDeps, upstream::Upstreams};
+use linkup_suggestions::{
+    app::Parts, settings::Settings, store::Store, tools::ToolDeps, upstream::Upstreams,
+};
 
 /// The defaults, a SQLite post index in `dir`, and `env` on top.
 pub fn settings(dir: &Path, env: &[(&str, String)]) -> Settings {
@@ -30,7 +32,7 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let settings = settings(dir.path(), env);
     let http = Upstreams::new(&settings).expect("the HTTP clients");
-    let (deps, store) = ToolDeps::open(
+    let parts = Parts::open(
         &settings,
         http,
         Default::default(),
@@ -40,8 +42,8 @@ pub async fn tool_deps(env: &[(&str, String)]) -> Deps {
     .await
     .expect("the tools' dependencies");
     Deps {
-        deps: Arc::new(deps),
-        store,
+        deps: Arc::new(parts.tools()),
+        store: parts.store,
         settings,
         _dir: dir,
     }
