@@ -53,41 +53,11 @@ impl App {
         settings: Settings,
         identity: azure_auth::Identity,
     ) -> anyhow::Result<Self> {
-        let http = upstream::Upstreams::new(&settings).context("building the HTTP clients")?;
-        let metrics = metrics::Metrics::default();
-        let tokens = azure_auth::Tokens::start(&settings, identity, &metrics)
-            .await
-            .context("setting up the Microsoft Entra ID credential (azure_openai.auth)")?;
-        if settings.azure_openai.endpoint.is_some() {
-            tracing::info!(
-                auth = settings.azure_openai.auth.as_str(),
-                "Azure OpenAI authentication"
-            );
-        }
-        let cache = settings.cache.enabled.then(|| {
-            cache::PanelCache::new(
-                &settings.cache,
-                cache::generation(&settings),
-                metrics.clone(),
-            )
-        });
-        let database_token = tokens.database.clone();
-
-        // A model error names its file already; a store error is given its place.
-        let parts = Parts::open(&settings, http, metrics, tokens, cache.clone())
-            .await
-            .map_err(|e| match e {
-                posts::PostIndexError::Model(_) => anyhow::Error::new(e),
-                e => anyhow::Error::new(e).context(match settings.posts.backend {
-                    settings::PostsBackend::Sqlite => format!(
-                        "opening the post index at {}",
-                        settings.posts.db_path.display()
-                    ),
-                    settings::PostsBackend::Postgres => {
-                        "opening the post index in PostgreSQL (posts.database_url)".to_owned()
-                    }
-                }),
-            })?;
+        let Opened {
+            parts,
+            cache,
+            database_token,
+        } = open(&settings, identity).await?;
         let maintenance = parts.posts.spawn_maintenance(
             Duration::from_secs(settings.posts.purge_interval_secs),
             Duration::from_secs(settings.posts.embed_retry_interval_secs),
@@ -99,24 +69,7 @@ impl App {
         );
         let run_writer = runs.spawn_writer();
         let tools = Arc::new(parts.tools());
-        let conn = McpConnection::open(tools.clone())
-            .await
-            .context("connecting the in-process MCP tools")?;
-        let admission = agent::Admission::new(
-            settings.server.runs_in_flight_bound(),
-            Duration::from_millis(settings.server.admission_wait_ms),
-            parts.metrics.clone(),
-        );
-        let orchestrator = Arc::new(
-            Orchestrator::new(
-                tools.clone(),
-                Arc::new(conn),
-                settings.agent.clone(),
-                runs.clone(),
-            )
-            .with_payloads(settings.log.payloads)
-            .with_admission(admission),
-        );
+        let orchestrator = Arc::new(orchestrator(&settings, &parts, tools.clone(), &runs).await?);
         let panels = Arc::new(Panels::new(
             orchestrator.clone(),
             cache.clone(),
@@ -224,6 +177,78 @@ impl App {
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         self.run_until(shutdown_signal()).await
     }
+}
+
+/// What the app opens before it wires anything.
+struct Opened {
+    parts: Parts,
+    cache: Option<cache::PanelCache>,
+    /// With `posts.auth = "entra"`: the database's token, for `/readyz`.
+    database_token: Option<azure_auth::TokenKeeper>,
+}
+
+/// Opens the HTTP clients, the Entra credentials, the panel cache and the
+/// parts over them; each failure says what was being opened.
+async fn open(settings: &Settings, identity: azure_auth::Identity) -> anyhow::Result<Opened> {
+    let http = upstream::Upstreams::new(settings).context("building the HTTP clients")?;
+    let metrics = metrics::Metrics::default();
+    let tokens = azure_auth::Tokens::start(settings, identity, &metrics)
+        .await
+        .context("setting up the Microsoft Entra ID credential (azure_openai.auth)")?;
+    if settings.azure_openai.endpoint.is_some() {
+        tracing::info!(
+            auth = settings.azure_openai.auth.as_str(),
+            "Azure OpenAI authentication"
+        );
+    }
+    let cache = settings.cache.enabled.then(|| {
+        let generation = cache::generation(settings);
+        cache::PanelCache::new(&settings.cache, generation, metrics.clone())
+    });
+    let database_token = tokens.database.clone();
+    // A model error names its file already; a store error is given its place.
+    let parts = Parts::open(settings, http, metrics, tokens, cache.clone())
+        .await
+        .map_err(|e| match e {
+            posts::PostIndexError::Model(_) => anyhow::Error::new(e),
+            e => anyhow::Error::new(e).context(match settings.posts.backend {
+                settings::PostsBackend::Sqlite => format!(
+                    "opening the post index at {}",
+                    settings.posts.db_path.display()
+                ),
+                settings::PostsBackend::Postgres => {
+                    "opening the post index in PostgreSQL (posts.database_url)".to_owned()
+                }
+            }),
+        })?;
+    Ok(Opened {
+        parts,
+        cache,
+        database_token,
+    })
+}
+
+/// The orchestrator over the tools (through an in-process MCP
+/// connection), its runs admitted within the memory budget.
+async fn orchestrator(
+    settings: &Settings,
+    parts: &Parts,
+    tools: Arc<crate::tools::ToolDeps>,
+    runs: &runs::RunRecords,
+) -> anyhow::Result<Orchestrator> {
+    let conn = McpConnection::open(tools.clone())
+        .await
+        .context("connecting the in-process MCP tools")?;
+    let admission = agent::Admission::new(
+        settings.server.runs_in_flight_bound(),
+        Duration::from_millis(settings.server.admission_wait_ms),
+        parts.metrics.clone(),
+    );
+    Ok(
+        Orchestrator::new(tools, Arc::new(conn), settings.agent.clone(), runs.clone())
+            .with_payloads(settings.log.payloads)
+            .with_admission(admission),
+    )
 }
 
 async fn shutdown_signal() {

@@ -53,7 +53,7 @@ impl Entry {
 }
 
 /// A shared run's result, for each waiter.
-pub type Run = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
+pub type SharedRun = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
 
 /// How a lookup went (`linkup_panel_cache_requests_total{result}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub struct PanelCache {
 
 struct Inner {
     entries: moka::future::Cache<PanelKey, Arc<Entry>>,
-    running: Mutex<HashMap<PanelKey, Run>>,
+    running: Mutex<HashMap<PanelKey, SharedRun>>,
     ttl: Duration,
     degraded_ttl: Duration,
     generation: [u8; 32],
@@ -163,7 +163,7 @@ impl PanelCache {
     }
 
     /// The run under way for `key`, if any: its result, to wait for.
-    pub fn running(&self, key: &PanelKey) -> Option<Run> {
+    pub fn running(&self, key: &PanelKey) -> Option<SharedRun> {
         self.lock().get(key).cloned()
     }
 
@@ -282,7 +282,7 @@ impl PanelCache {
             .panel_cache(outcome.as_str(), entries, bytes);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PanelKey, Run>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PanelKey, SharedRun>> {
         // A panic while holding the lock leaves the map whole.
         self.inner.running.lock().unwrap_or_else(|e| e.into_inner())
     }
