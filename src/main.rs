@@ -15,7 +15,7 @@ use std::{
 
 use clap::{Parser, Subcommand};
 use linkup_suggestions::{
-    App, otel,
+    App, app, otel,
     settings::{PostsBackend, PostsSettings, Secret, Settings},
     store::copy,
     telemetry, upstream,
@@ -206,7 +206,10 @@ async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
     };
     telemetry::init(&settings.log, traces_layer);
     if let Some(e) = traces_error {
-        tracing::warn!(error.message = format!("{e:#}"), "trace export not started");
+        tracing::warn!(
+            error.message = app::one_line(&e),
+            "trace export not started"
+        );
     }
     if settings.log.payloads {
         tracing::warn!(
@@ -225,7 +228,7 @@ async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
     );
     let app = match App::build(settings).await {
         Ok(app) => app,
-        Err(e) => return fail(1, format!("{e:#}")),
+        Err(e) => return fail(1, app::one_line(&e)),
     };
     tracing::info!(addr = %app.local_addr(), traces = traces.is_some(), "listening");
     let served = app.run_until_stopped().await;
@@ -234,7 +237,7 @@ async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
     }
     match served {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(1, format!("{e:#}")),
+        Err(e) => fail(1, app::one_line(&e)),
     }
 }
 

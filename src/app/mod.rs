@@ -240,7 +240,7 @@ async fn orchestrator(
         .await
         .context("connecting the in-process MCP tools")?;
     let admission = agent::Admission::new(
-        settings.server.runs_in_flight_bound(),
+        settings.runs_in_flight_bound(),
         Duration::from_millis(settings.server.admission_wait_ms),
         parts.metrics.clone(),
     );
@@ -249,6 +249,24 @@ async fn orchestrator(
             .with_payloads(settings.log.payloads)
             .with_admission(admission),
     )
+}
+
+/// An error and its causes on one line, each said once: a cause whose text
+/// an earlier part already holds (an error that writes its source into its
+/// own message) is left out.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 async fn shutdown_signal() {

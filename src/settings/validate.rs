@@ -88,14 +88,19 @@ impl Settings {
                 return invalid(key, format!("must be between {low} and {high}"));
             }
         }
-        if self.server.max_in_flight == 0 && self.server.derived_runs_in_flight().is_none() {
+        let cache_bytes = self.cache.resident_bound();
+        if self.server.max_in_flight == 0
+            && self.server.derived_runs_in_flight(cache_bytes).is_none()
+        {
             return invalid(
                 "server.memory_budget_mb",
                 format!(
-                    "leaves no room for {} suggestions runs beside {} open connections (~20 KiB each); \
-                     raise it, lower server.max_connections, or set server.max_in_flight",
+                    "leaves no room for {} suggestions runs beside {} open connections (~20 KiB each) \
+                     and the panel cache (cache.max_bytes, {} MiB); raise it, lower \
+                     server.max_connections or cache.max_bytes, or set server.max_in_flight",
                     super::MIN_DERIVED_RUNS,
-                    self.server.max_connections
+                    self.server.max_connections,
+                    cache_bytes >> 20
                 ),
             );
         }
@@ -162,6 +167,17 @@ impl Settings {
     fn check_choices(&self) -> Checked {
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return invalid("log.format", "must be `pretty` or `json`");
+        }
+        if let Some(word) = bare_non_level(&self.log.level) {
+            // tracing reads a bare word as a target: everything else would
+            // be off, and the service silent.
+            return invalid(
+                "log.level",
+                format!(
+                    "`{word}` is not a level: use one of off, error, warn, info, debug, trace, \
+                     or `target=level` (e.g. `info,linkup_suggestions=debug`)"
+                ),
+            );
         }
         if let Err(e) = tracing_subscriber::EnvFilter::try_new(&self.log.level) {
             return invalid(
@@ -303,4 +319,16 @@ pub(super) fn check_upstream_url(key: &'static str, value: &str) -> Result<(), S
             message: "must be an https URL (plain http only on loopback)".to_owned(),
         }),
     }
+}
+
+/// The first directive of `filter` that is a bare word (no `=`, no span
+/// `[…]`) and no level: tracing would take it for a target.
+fn bare_non_level(filter: &str) -> Option<&str> {
+    const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+    filter.split(',').map(str::trim).find(|d| {
+        !d.is_empty()
+            && !d.contains('=')
+            && !d.contains('[')
+            && !LEVELS.iter().any(|l| l.eq_ignore_ascii_case(d))
+    })
 }

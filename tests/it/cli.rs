@@ -69,6 +69,9 @@ fn an_invalid_setting_exits_2_with_one_line_naming_the_key() {
     for (var, value, key) in [
         ("LINKUP__AGENT__TIMEOUT_MS", "soon", "agent.timeout_ms"),
         ("LINKUP__LOG__LEVEL", "linkup_suggestions=loud", "log.level"),
+        // A bare word is a target to tracing: a typo would silence the logs.
+        ("LINKUP__LOG__LEVEL", "inf", "log.level"),
+        ("RUST_LOG", "debugg", "log.level"),
         // Too small for its runs beside 10,000 connections' buffers.
         (
             "LINKUP__SERVER__MEMORY_BUDGET_MB",
@@ -81,6 +84,78 @@ fn an_invalid_setting_exits_2_with_one_line_naming_the_key() {
         let err = stderr(&out);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains(key), "{err}");
+    }
+}
+
+/// One line, each of whose parts (split at ": ") is said once.
+fn said_once(err: &str) {
+    let line = err.trim();
+    assert_eq!(line.lines().count(), 1, "{err}");
+    for part in line.split(": ").map(str::trim).filter(|p| p.len() >= 8) {
+        assert_eq!(line.matches(part).count(), 1, "`{part}` repeats in: {line}");
+    }
+}
+
+#[test]
+fn every_start_up_failure_says_each_cause_once() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let busy = taken.local_addr().unwrap().to_string();
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let unreachable = format!("postgres://linkup:pw@127.0.0.1:{closed}/linkup");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-file"), "").unwrap();
+    let any_port = ("LINKUP__SERVER__ADDR", "127.0.0.1:0");
+    // (what fails, the environment, the exit code)
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, i32);
+    let cases: [Case; 7] = [
+        (
+            "a missing model",
+            vec![any_port, ("LINKUP__POSTS__MODEL_PATH", "models/missing")],
+            1,
+        ),
+        (
+            "a store path under a file",
+            vec![any_port, ("LINKUP__POSTS__DB_PATH", "a-file/posts.db")],
+            1,
+        ),
+        (
+            "an unreachable PostgreSQL",
+            vec![
+                any_port,
+                ("LINKUP__POSTS__BACKEND", "postgres"),
+                ("LINKUP__POSTS__DATABASE_URL", &unreachable),
+            ],
+            1,
+        ),
+        ("a port in use", vec![("LINKUP__SERVER__ADDR", &busy)], 1),
+        (
+            "an admin port in use",
+            vec![any_port, ("LINKUP__SERVER__ADMIN_ADDR", &busy)],
+            1,
+        ),
+        (
+            "workload identity without its variables",
+            vec![
+                any_port,
+                ("AZURE_OPENAI_ENDPOINT", "https://contoso.openai.azure.com"),
+                ("LINKUP__AZURE_OPENAI__AUTH", "workload-identity"),
+            ],
+            2,
+        ),
+        (
+            "a mistyped log level",
+            vec![any_port, ("LINKUP__LOG__LEVEL", "inf")],
+            2,
+        ),
+    ];
+    for (case, env, code) in cases {
+        let out = binary::run_in(Some(dir.path()), &["serve"], &env);
+        assert_eq!(out.status.code(), Some(code), "{case}: {}", stderr(&out));
+        said_once(&stderr(&out));
     }
 }
 
