@@ -77,9 +77,12 @@ async fn level(connections: usize, span: Duration) -> Row {
     graph.files(Behavior::Delay(Duration::from_millis(150)));
     graph.mail(Behavior::Delay(Duration::from_millis(150)));
     let mut env = llm_env(&graph, &openai);
-    // The bound derived from the memory budget, as deployed.
+    // The bound derived from the memory budget, as deployed, and the
+    // default configuration's panel cache (each view is a new post: the
+    // cache fills to its bound and evicts).
     env.retain(|(k, _)| *k != "LINKUP__SERVER__MAX_IN_FLIGHT");
     env.push(("LINKUP__AGENT__TIMEOUT_MS", "3000".to_owned()));
+    env.push(("LINKUP__CACHE__ENABLED", "true".to_owned()));
     let cgroup = Cgroup::new();
     let svc = Service::start_in(&env, cgroup.as_ref().map(|c| c.0.as_path()));
     let http = reqwest::Client::builder()

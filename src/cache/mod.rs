@@ -12,6 +12,7 @@
 mod invalidating;
 mod key;
 mod shared;
+mod weight;
 
 use std::{
     collections::HashMap,
@@ -41,8 +42,6 @@ pub struct Entry {
     pub stored: Instant,
     /// How long it is served.
     pub ttl: Duration,
-    /// Its weight: the panel's JSON size.
-    bytes: u32,
 }
 
 impl Entry {
@@ -115,7 +114,7 @@ impl PanelCache {
     pub fn new(settings: &CacheSettings, generation: [u8; 32], metrics: Metrics) -> Self {
         let entries = moka::future::Cache::builder()
             .max_capacity(settings.max_bytes)
-            .weigher(|_: &PanelKey, e: &Arc<Entry>| e.bytes)
+            .weigher(|key: &PanelKey, e: &Arc<Entry>| weight::of(key, e))
             .expire_after(PerEntry)
             // A reopened post is a recent one: the least recently used go
             // first (TinyLFU, the default, may refuse a panel seen once).
@@ -191,7 +190,7 @@ impl PanelCache {
                             let panel = run.await;
                             let entry = cache.store(&k, panel, token_left).await;
                             cache.lock().remove(&k);
-                            entry
+                            Some(entry)
                         }
                         .in_current_span(),
                     );
@@ -211,26 +210,26 @@ impl PanelCache {
         key: &PanelKey,
         panel: CombinedSuggestionsResponse,
         token_left: Option<Duration>,
-    ) -> Option<Arc<Entry>> {
+    ) -> Arc<Entry> {
         let ttl = self.ttl_of(&panel).min(token_left.unwrap_or(Duration::MAX));
-        let json = serde_json::to_string(&panel).ok()?;
         let entry = Arc::new(Entry {
             etag: etag(&panel),
             panel,
             stored: Instant::now(),
             ttl,
-            bytes: u32::try_from(json.len()).unwrap_or(u32::MAX),
         });
         if !ttl.is_zero() {
             self.inner.entries.insert(key.clone(), entry.clone()).await;
             // Evicts beyond `max_bytes` now, not at moka's next housekeeping
             // (a miss is a whole run: this is cheap beside it).
             self.inner.entries.run_pending_tasks().await;
-            if let Some(shared) = self.inner.shared.get() {
+            if let Some(shared) = self.inner.shared.get()
+                && let Ok(json) = serde_json::to_string(&entry.panel)
+            {
                 shared.keep(key, &entry, json);
             }
         }
-        Some(entry)
+        entry
     }
 
     /// How long `panel` is kept: complete answers `ttl_s`; answers with a

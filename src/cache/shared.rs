@@ -101,6 +101,5 @@ fn entry_of(row: &SharedPanel, now_ms: i64) -> Option<Arc<Entry>> {
         panel,
         stored: Instant::now().checked_sub(age).unwrap_or_else(Instant::now),
         ttl: millis(row.expires_at_ms - row.stored_at_ms),
-        bytes: u32::try_from(row.json.len()).unwrap_or(u32::MAX),
     }))
 }

@@ -8,11 +8,13 @@ use std::{net::SocketAddr, path::PathBuf};
 use serde::Deserialize;
 
 mod azure_identity;
+mod budget;
 mod sources;
 mod upstream_http2;
 mod validate;
 
 pub use azure_identity::{AzureIdentityEnv, LlmAuth, PostsAuth};
+pub use budget::MIN_DERIVED_RUNS;
 pub use upstream_http2::UpstreamHttp2;
 
 /// Everything the service reads at start-up.
@@ -40,7 +42,8 @@ pub struct CacheSettings {
     pub ttl_s: u64,
     /// Seconds a panel with a degraded source is served again.
     pub degraded_ttl_s: u64,
-    /// Bytes of panels (their JSON) kept at most.
+    /// Bytes the cache holds at most in memory: its panels, their keys and
+    /// its bookkeeping (`cache::weight`). Counted in `server.memory_budget_mb`.
     pub max_bytes: u64,
     /// Whether replicas share panels through PostgreSQL (a second tier
     /// after memory).
@@ -119,39 +122,6 @@ pub struct ServerSettings {
     /// How long a run may wait for a slot before it is refused (503).
     pub admission_wait_ms: u64,
 }
-
-impl ServerSettings {
-    /// Suggestions runs in flight at most: `max_in_flight`, or what 80 % of
-    /// `memory_budget_mb` holds beside the idle process (the local model,
-    /// the index, the code: ~64 MiB) and `max_connections` open connections
-    /// (~20 KiB each: hyper's buffers and the connection's task), at
-    /// ~150 KiB a run (B4 and B14: ~135 KiB per run in flight). `None`
-    /// when the connections alone leave no room for [`MIN_DERIVED_RUNS`].
-    pub fn derived_runs_in_flight(&self) -> Option<usize> {
-        const IDLE_KIB: u64 = 64 * 1024;
-        const PER_CONNECTION_KIB: u64 = 20;
-        const PER_RUN_KIB: u64 = 150;
-        let usable = (self.memory_budget_mb * 1024 * 8 / 10)
-            .checked_sub(IDLE_KIB)?
-            .checked_sub(self.max_connections as u64 * PER_CONNECTION_KIB)?;
-        let runs = (usable / PER_RUN_KIB) as usize;
-        (runs >= MIN_DERIVED_RUNS).then_some(runs)
-    }
-
-    /// Suggestions runs in flight at most: `max_in_flight`, else
-    /// [`Self::derived_runs_in_flight`] (validation refused settings
-    /// without one).
-    pub fn runs_in_flight_bound(&self) -> usize {
-        if self.max_in_flight > 0 {
-            return self.max_in_flight;
-        }
-        self.derived_runs_in_flight().unwrap_or(MIN_DERIVED_RUNS)
-    }
-}
-
-/// The fewest runs in flight a derived bound may allow: below it the memory
-/// budget is too small for the connections it accepts.
-pub const MIN_DERIVED_RUNS: usize = 64;
 
 /// An optional value where an empty string (an environment variable set to
 /// nothing) means none.
@@ -351,13 +321,16 @@ mod tests {
 
     #[test]
     fn the_runs_in_flight_bound_leaves_room_for_the_connections_within_the_memory_budget() {
-        let default = load(&[]).unwrap().server;
-        // (512 MiB × 80 % − 64 MiB − 10,000 connections × 20 KiB) / 150 KiB.
-        assert_eq!(default.runs_in_flight_bound(), 1025);
+        let default = load(&[]).unwrap();
+        // (512 MiB × 80 % − 64 MiB − the cache's 64 MiB − 10,000 connections
+        // × 20 KiB) / 150 KiB.
+        assert_eq!(default.runs_in_flight_bound(), 589);
+        let no_cache = load(&[("LINKUP__CACHE__ENABLED", "false")]).unwrap();
+        assert_eq!(no_cache.runs_in_flight_bound(), 1025);
         let fewer_connections = load(&[("LINKUP__SERVER__MAX_CONNECTIONS", "2000")]).unwrap();
-        assert_eq!(fewer_connections.server.runs_in_flight_bound(), 2092);
+        assert_eq!(fewer_connections.runs_in_flight_bound(), 1655);
         let set = load(&[("LINKUP__SERVER__MAX_IN_FLIGHT", "7")]).unwrap();
-        assert_eq!(set.server.runs_in_flight_bound(), 7);
+        assert_eq!(set.runs_in_flight_bound(), 7);
         let small = load(&[("LINKUP__SERVER__MEMORY_BUDGET_MB", "256")]).unwrap_err();
         assert!(
             small.to_string().contains("server.max_connections"),
@@ -367,7 +340,17 @@ mod tests {
             ("LINKUP__SERVER__MEMORY_BUDGET_MB", "256"),
             ("LINKUP__SERVER__MAX_CONNECTIONS", "1000"),
         ]);
-        assert_eq!(small_but_few.unwrap().server.runs_in_flight_bound(), 827);
+        assert_eq!(small_but_few.unwrap().runs_in_flight_bound(), 390);
+        let big_cache = load(&[
+            ("LINKUP__SERVER__MEMORY_BUDGET_MB", "256"),
+            ("LINKUP__SERVER__MAX_CONNECTIONS", "1000"),
+            ("LINKUP__CACHE__MAX_BYTES", "134217728"),
+        ])
+        .unwrap_err();
+        assert!(
+            big_cache.to_string().contains("cache.max_bytes"),
+            "{big_cache}"
+        );
     }
 
     #[test]
@@ -619,6 +602,32 @@ mod tests {
         ] {
             let err = load(&[bad]).unwrap_err().to_string();
             assert!(err.contains("log.level"), "{err}");
+        }
+        // A bare word is a target to tracing: a mistyped level would turn
+        // every log line off.
+        for (var, typo) in [
+            ("LINKUP__LOG__LEVEL", "inf"),
+            ("LINKUP__LOG__LEVEL", "debugg"),
+            ("LINKUP__LOG__LEVEL", "loud"),
+            ("RUST_LOG", "warn,verbose"),
+        ] {
+            let err = load(&[(var, typo)]).unwrap_err().to_string();
+            assert!(err.contains("log.level"), "{err}");
+            assert!(err.contains("is not a level"), "{err}");
+            assert!(
+                err.contains("off, error, warn, info, debug, trace"),
+                "{err}"
+            );
+            assert!(err.contains("target=level"), "{err}");
+        }
+        for fine in [
+            "INFO",
+            "off",
+            "info,linkup_suggestions=debug",
+            "[run]=debug",
+            "trace",
+        ] {
+            assert!(load(&[("LINKUP__LOG__LEVEL", fine)]).is_ok(), "{fine}");
         }
     }
 
