@@ -59,7 +59,9 @@ pub struct AppState {
     pub tools: Arc<ToolDeps>,
     pub posts: PostIndex,
     pub llm: AzureOpenAi,
-    pub graph: GraphClient,
+    /// Behind an `Arc`: its HTTP client's TLS configuration is large, and
+    /// the state is cloned for every request (B1: +45 k instructions).
+    pub graph: Arc<GraphClient>,
     pub metrics: Metrics,
     pub runs: RunRecords,
     pub settings: Arc<Settings>,

@@ -95,7 +95,7 @@ impl App {
             tools,
             posts: parts.posts,
             llm: parts.llm,
-            graph: parts.graph,
+            graph: Arc::new(parts.graph),
             metrics: parts.metrics,
             runs: runs.clone(),
             settings: Arc::new(settings),
