@@ -1,6 +1,5 @@
 # syntax=docker/dockerfile:1
-# Build: the same `cargo build --profile dist --locked` that CI runs (the
-# release profile with link-time optimization across crates).
+# Build: the same `cargo build --release --locked` that CI runs.
 FROM rust:1.95-bookworm AS build
 WORKDIR /app
 # Dependency layer: rebuilt only when Cargo.toml/Cargo.lock change.
@@ -10,10 +9,10 @@ RUN mkdir src benches crates/e5/src && echo 'fn main() {}' > src/main.rs && touc
     && touch crates/e5/src/lib.rs \
     && echo 'fn main() {}' > benches/load.rs && echo 'fn main() {}' > benches/quality.rs \
     && mkdir config && touch config/default.toml \
-    && cargo build --profile dist --locked \
+    && cargo build --release --locked \
     && rm -rf src config benches crates/e5/src
 # Every path the build reads (scripts/check_dockerfile.py checks this list
-# against the dist build's own dependency file in CI): the compiled-in
+# against the release build's own dependency file in CI): the compiled-in
 # defaults, the migrations, the embedded model, the code, the link step.
 COPY build.rs ./
 COPY config ./config
@@ -24,7 +23,7 @@ COPY src ./src
 COPY crates ./crates
 # `--version` names the commit: `docker build --build-arg LINKUP_COMMIT=$(git rev-parse --short HEAD) .`
 ARG LINKUP_COMMIT=""
-RUN touch src/main.rs src/lib.rs crates/e5/src/lib.rs && cargo build --profile dist --locked
+RUN touch src/main.rs src/lib.rs crates/e5/src/lib.rs && cargo build --release --locked
 
 # Runtime: small, non-root, CA certificates for the https upstreams.
 FROM debian:bookworm-slim
@@ -32,7 +31,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin linkup
 WORKDIR /app
-COPY --from=build /app/target/dist/linkup-suggestions /usr/local/bin/linkup-suggestions
+COPY --from=build /app/target/release/linkup-suggestions /usr/local/bin/linkup-suggestions
 COPY config ./config
 # The licences: the service's, and the embedded model's (compiled into the binary).
 COPY LICENSE /usr/share/doc/linkup-suggestions/LICENSE

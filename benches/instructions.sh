@@ -5,7 +5,7 @@
 # − count at 200 requests) / 440 (each count includes start-up, seeding and a
 # warm-up of a tenth of the requests), so start-up cancels out.
 #
-#   benches/instructions.sh B1 [B5 ...]          # this checkout's dist build (as it ships)
+#   benches/instructions.sh B1 [B5 ...]          # this checkout's release build
 #   SERVICE=/path/to/other/build benches/instructions.sh B1
 #   BENCH=/path/to/load-bench-binary benches/instructions.sh B1   # no cargo build
 #   TRACES=1 benches/instructions.sh B1             # exporting traces (OTLP) to
@@ -23,7 +23,7 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2
 # BENCH: a load bench binary already built (else this checkout's is built).
 bench=${BENCH:-$(cargo bench --locked --bench load --no-run 2>&1 |
     grep -o 'target/release/deps/load-[0-9a-f]*' | head -1)}
-service=$(realpath "${SERVICE:-target/dist/linkup-suggestions}")
+service=$(realpath "${SERVICE:-target/release/linkup-suggestions}")
 valgrind=$(command -v valgrind)
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [ -z "${receiver:-}" ] || kill "$receiver"' EXIT

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Start-up time and resident memory of the binary as it ships, with the
-local model compiled in (the default) and read from its directory
+"""Start-up time and resident memory of the release binary, with the local
+model compiled in (the default) and read from its directory
 (`posts.model_path`): `python3 benches/startup.py [RUNS]` after
-`cargo build --profile dist --locked`. Each run starts the binary from an empty
+`cargo build --release --locked`. Each run starts the binary from an empty
 temporary directory with nothing configured, times it until it logs its
 address, and reads /proc/PID/status one second later. Prints medians.
 """
@@ -15,7 +15,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, "target/dist/linkup-suggestions")
+BINARY = os.path.join(ROOT, "target/release/linkup-suggestions")
 MODEL_DIR = os.path.join(ROOT, "models/wordllama-l2-supercat-256")
 
 

@@ -3,7 +3,7 @@
 repository that the release build read, and builds as CI does.
 
 What the build read is the build's own record: Cargo's dependency file
-(target/dist/linkup-suggestions.d, written by `cargo build --profile dist`),
+(target/release/linkup-suggestions.d, written by `cargo build --release`),
 plus the manifest, the lock file and the build script. Run after that build:
 
     python3 scripts/check_dockerfile.py
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD = "cargo build --profile dist --locked"
+BUILD = "cargo build --release --locked"
 
 
 def build_stage(dockerfile: str) -> tuple[list[str], list[str]]:
@@ -88,7 +88,7 @@ def main() -> int:
     problems = []
     if not runs or BUILD not in runs[-1]:
         problems.append(f"the build stage's last RUN does not run `{BUILD}` as CI does")
-    depfile = ROOT / "target/dist/linkup-suggestions.d"
+    depfile = ROOT / "target/release/linkup-suggestions.d"
     if not depfile.exists():
         problems.append(f"{depfile} is missing: run `{BUILD}` first")
     else:

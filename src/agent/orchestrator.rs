@@ -131,6 +131,7 @@ impl Orchestrator {
         let response = panel::build(panel::Parts {
             run: &run,
             has_token: input.graph_token.is_some(),
+            post_text: &input.text,
             run_id: input.run_id.clone(),
             elapsed_ms: deadline.elapsed_ms(),
         });

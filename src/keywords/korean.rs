@@ -17,6 +17,18 @@ pub fn is_jamo(c: char) -> bool {
     ('\u{3131}'..='\u{318E}').contains(&c)
 }
 
+/// Whether `text` is written in Korean: Hangul makes up at least a quarter
+/// of its letters (Korean posts carry English terms — "PR 올렸는데 리뷰어
+/// 승인" is Korean; an English post naming one Korean word is not).
+pub fn is_korean(text: &str) -> bool {
+    let (mut hangul, mut letters) = (0usize, 0usize);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        hangul += usize::from(is_hangul(c));
+    }
+    hangul > 0 && hangul * 4 >= letters
+}
+
 /// What comes off the end of a word that leaves its noun: particles
 /// (josa), the copula's forms, and the light verbs 하다/되다 with their
 /// endings (`신청하려면`, `재시작돼요` are nouns made verbs). From Korean

@@ -15,6 +15,7 @@ use super::{
 use crate::{
     contract::{M365Source, McpSuggestion, PostSummary},
     degraded::Degraded,
+    keywords::korean::is_korean,
     llm::{ChatOptions, chat::Message},
 };
 
@@ -91,6 +92,7 @@ pub(super) async fn run(deps: &ToolDeps, args: HintArgs) -> CallToolResult {
         return output::answered(&HintWritten { hint: None }, None, &[]);
     };
     let mut degraded = Vec::new();
+    let korean = is_korean(args.post_text.as_deref().unwrap_or_default());
     let hint = if deps.llm.chat_configured() {
         let post_text = args.post_text.as_deref().unwrap_or_default();
         match llm_hint(deps, post_text, &results).await {
@@ -102,11 +104,11 @@ pub(super) async fn run(deps: &ToolDeps, args: HintArgs) -> CallToolResult {
                     "hint falls back to the template"
                 );
                 degraded.push(reason);
-                template_hint(top)
+                template_hint(top, korean)
             }
         }
     } else {
-        template_hint(top)
+        template_hint(top, korean)
     };
     let text = Some(hint.clone());
     output::answered(&HintWritten { hint: Some(hint) }, text, &degraded)
@@ -151,53 +153,129 @@ async fn llm_hint(
     }
 }
 
-/// The template hint for a panel's top result (when no model wrote one).
-pub fn fallback_hint(m365: &[McpSuggestion], posts: &[PostSummary]) -> Option<String> {
+/// The template hint for a panel's top result (when no model wrote one),
+/// in the language of `post_text` (Korean for a Korean post, else English).
+pub fn fallback_hint(
+    post_text: &str,
+    m365: &[McpSuggestion],
+    posts: &[PostSummary],
+) -> Option<String> {
     let top = match (m365.first(), posts.first()) {
         (Some(m), _) => HintResult::document(m),
         (None, Some(p)) => HintResult::post(p, String::new()),
         (None, None) => return None,
     };
-    Some(template_hint(&top))
+    Some(template_hint(&top, is_korean(post_text)))
 }
 
-/// "Start with 'CI/CD onboarding guide' on SharePoint." and the like.
-fn template_hint(top: &HintResult) -> String {
+/// "Start with 'CI/CD onboarding guide' on SharePoint." and the like; in
+/// Korean when `korean`.
+fn template_hint(top: &HintResult, korean: bool) -> String {
     let title = truncate(&top.title, 80);
-    if top.source_type == ResultKind::Post {
-        return format!("See how others handled it in the similar LinkUp post '{title}'.");
+    match (top.source_type, korean) {
+        (ResultKind::Post, false) => {
+            format!("See how others handled it in the similar LinkUp post '{title}'.")
+        }
+        (ResultKind::Post, true) => {
+            format!(
+                "비슷한 LinkUp 게시글 '{title}'에서 다른 분들이 어떻게 해결했는지 확인해 보세요."
+            )
+        }
+        (ResultKind::M365, false) => {
+            let place = match top.source {
+                Some(M365Source::Onedrive) => " on OneDrive",
+                Some(M365Source::Sharepoint) => " on SharePoint",
+                Some(M365Source::Email) => " in your Outlook mail",
+                None => "",
+            };
+            format!("Start with '{title}'{place}.")
+        }
+        (ResultKind::M365, true) => {
+            let place = match top.source {
+                Some(M365Source::Onedrive) => "OneDrive의 ",
+                Some(M365Source::Sharepoint) => "SharePoint의 ",
+                Some(M365Source::Email) => "Outlook 메일 ",
+                None => "",
+            };
+            format!("{place}'{title}'부터 확인해 보세요.")
+        }
     }
-    let place = match top.source {
-        Some(M365Source::Onedrive) => " on OneDrive",
-        Some(M365Source::Sharepoint) => " on SharePoint",
-        Some(M365Source::Email) => " in your Outlook mail",
-        None => "",
-    };
-    format!("Start with '{title}'{place}.")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn template_names_the_top_result_and_where_it_lives() {
-        let r = HintResult {
-            title: "CI/CD onboarding guide".into(),
+    fn document(title: &str, source: M365Source) -> HintResult {
+        HintResult {
+            title: title.into(),
             description: "x".into(),
             source_type: ResultKind::M365,
-            source: Some(M365Source::Sharepoint),
-        };
-        assert_eq!(
-            template_hint(&r),
-            "Start with 'CI/CD onboarding guide' on SharePoint."
-        );
-        let p = HintResult {
-            title: "Pipeline help".into(),
+            source: Some(source),
+        }
+    }
+
+    fn post(title: &str) -> HintResult {
+        HintResult {
+            title: title.into(),
             description: String::new(),
             source_type: ResultKind::Post,
             source: None,
-        };
-        assert!(template_hint(&p).contains("'Pipeline help'"));
+        }
+    }
+
+    #[test]
+    fn template_names_the_top_result_and_where_it_lives() {
+        let r = document("CI/CD onboarding guide", M365Source::Sharepoint);
+        assert_eq!(
+            template_hint(&r, false),
+            "Start with 'CI/CD onboarding guide' on SharePoint."
+        );
+        assert_eq!(
+            template_hint(&post("Pipeline help"), false),
+            "See how others handled it in the similar LinkUp post 'Pipeline help'."
+        );
+    }
+
+    #[test]
+    fn a_korean_posts_template_hints_speak_korean() {
+        let leave = document("휴가 신청 가이드.docx", M365Source::Sharepoint);
+        assert_eq!(
+            template_hint(&leave, true),
+            "SharePoint의 '휴가 신청 가이드.docx'부터 확인해 보세요."
+        );
+        let mail = document("여름휴가 일정 문의", M365Source::Email);
+        assert_eq!(
+            template_hint(&mail, true),
+            "Outlook 메일 '여름휴가 일정 문의'부터 확인해 보세요."
+        );
+        assert_eq!(
+            template_hint(&post("야근 식대 청구"), true),
+            "비슷한 LinkUp 게시글 '야근 식대 청구'에서 다른 분들이 어떻게 해결했는지 확인해 보세요."
+        );
+    }
+
+    #[test]
+    fn the_hints_language_is_the_posts() {
+        let m365 = [McpSuggestion {
+            title: "휴가 신청 가이드.docx".into(),
+            url: "https://contoso.sharepoint.com/sites/hr/leave.docx".into(),
+            description: String::new(),
+            source_type: "m365".into(),
+            source: M365Source::Sharepoint,
+            status: "available".into(),
+        }];
+        let korean = fallback_hint("휴가 신청은 어디서 하나요?", &m365, &[]).unwrap();
+        assert!(korean.ends_with("확인해 보세요."), "{korean}");
+        let mixed = fallback_hint("PR 올렸는데 리뷰어 승인 어떻게 받아요?", &m365, &[]).unwrap();
+        assert!(mixed.ends_with("확인해 보세요."), "{mixed}");
+        let english =
+            fallback_hint("Where is the leave request guide? (휴가)", &m365, &[]).unwrap();
+        assert!(english.starts_with("Start with"), "{english}");
+        assert_eq!(
+            fallback_hint("휴가", &[], &[]),
+            None,
+            "nothing found: no hint"
+        );
     }
 }

@@ -485,3 +485,41 @@ async fn mail_hits_keep_their_links_asked_for_or_built_from_their_id_and_unlinka
         .and_then(|l| l.rsplit(' ').next()?.parse::<f64>().ok());
     assert!(dropped.is_some_and(|n| n >= 1.0), "{metrics}");
 }
+
+#[tokio::test]
+async fn a_korean_posts_fallback_hint_speaks_korean_and_an_english_posts_english() {
+    let app = spawn_app().await;
+    app.put_post(
+        "p-leave",
+        post_body("여름휴가 신청은 인사 포털에서 하면 돼요", &[]),
+    )
+    .await;
+    app.put_post(
+        "p-vpn",
+        post_body("The VPN client needs a reinstall after the update", &[]),
+    )
+    .await;
+    let (status, korean) = app
+        .suggest(
+            json!({"postId": "q-ko", "text": "여름휴가 신청 어디서 해요?"}),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(post_ids(&korean), ["p-leave"], "{korean}");
+    assert_eq!(
+        korean["actionHint"],
+        "비슷한 LinkUp 게시글 '여름휴가 신청은 인사 포털에서 하면 돼요'에서 다른 분들이 어떻게 해결했는지 확인해 보세요."
+    );
+    let (_, english) = app
+        .suggest(
+            json!({"postId": "q-en", "text": "VPN client broken after the update"}),
+            None,
+        )
+        .await;
+    assert_eq!(post_ids(&english), ["p-vpn"], "{english}");
+    assert_eq!(
+        english["actionHint"],
+        "See how others handled it in the similar LinkUp post 'The VPN client needs a reinstall after the update'."
+    );
+}

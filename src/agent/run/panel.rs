@@ -20,6 +20,8 @@ pub struct Parts<'a> {
     /// model's choice (None: every collected result) and reasons.
     pub run: &'a Run,
     pub has_token: bool,
+    /// The post's text: the template hint speaks its language.
+    pub post_text: &'a str,
     pub run_id: String,
     pub elapsed_ms: u64,
 }
@@ -44,6 +46,7 @@ pub fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsResponse 
     let parts = Parts {
         run: ctx.run,
         has_token: ctx.input.graph_token.is_some(),
+        post_text: &ctx.input.text,
         run_id: ctx.input.run_id.clone(),
         elapsed_ms: ctx.run.deadline().elapsed_ms(),
     };
@@ -93,7 +96,7 @@ fn assemble(
     let action_hint = if m365.is_empty() && posts.is_empty() {
         None
     } else {
-        model_hint.or_else(|| fallback_hint(&m365, &posts))
+        model_hint.or_else(|| fallback_hint(p.post_text, &m365, &posts))
     };
     let unavailable_sources = Source::ALL
         .iter()
