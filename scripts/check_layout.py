@@ -9,9 +9,8 @@ ancestor is structure, not layering (a parent declares its children; a child
 uses its parent's items), so it is left out. Every other dependency is
 lifted to the two siblings it connects under their common parent
 (`agent::fallback` -> `posts::fuse` is `agent` -> `posts`), and the siblings
-of each parent must form no circle. Test modules (`#[cfg(test)] mod tests`
-blocks, and files declared `#[cfg(test)] mod name;`, such as a test
-harness that builds the app's parts) are not read for imports. It also checks that lib.rs's `# Layout` map names every
+of each parent must form no circle. Test modules (`#[cfg(test)] mod tests`)
+are not read. It also checks that lib.rs's `# Layout` map names every
 top-level module and no other.
 
 Usage: scripts/check_layout.py [--graph]   (--graph prints the edges)
@@ -25,7 +24,6 @@ from collections import defaultdict
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 MAX_LINES = 350  # issue 22: "no file over ~350 lines", its unit tests apart
 TEST_MODULE = re.compile(r"#\[cfg\(test\)\]\s*(pub(\([a-z]+\))?\s+)?mod \w+\s*\{")
-TEST_FILE = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([a-z]+\))?\s+)?mod (\w+);")
 
 
 def module_of(path):
@@ -144,10 +142,6 @@ def main():
                 path = os.path.join(d, f)
                 files[module_of(path)] = path
     modules = set(files)
-    test_only = set()
-    for module, path in files.items():
-        text = open(path, encoding="utf-8").read()
-        test_only |= {module + (name,) for name in TEST_FILE.findall(text)}
     siblings = defaultdict(lambda: defaultdict(set))  # parent -> a -> {b}
     why = {}
     problems = []
@@ -157,8 +151,6 @@ def main():
         lines = text[: m.start() if m else len(text)].count("\n")
         if lines > MAX_LINES:
             problems.append(f"{os.path.relpath(path, SRC)}: {lines} lines (limit {MAX_LINES})")
-        if module in test_only:
-            continue
         for target in referenced(module, code_of(text)):
             target = resolve(target, modules)
             if target is None or target == module:

@@ -9,6 +9,9 @@
 //!   it needs; `App::run_until` serves and drains.
 //! - [`api`]: HTTP only — routes, handlers (they parse and answer),
 //!   `ApiError`, middleware, `/mcp`'s door.
+//! - [`parts`]: what the app opens once — the upstream clients (and the
+//!   LLM's credential), the store, the post index over it, the cache's
+//!   shared tier — for `App::build` and the test harnesses.
 //! - [`panels`]: the panels service, the one policy behind every door
 //!   (the HTTP routes, MCP's `get_suggestions`): cache → coalescing →
 //!   admission → run → store.
@@ -59,6 +62,7 @@ pub mod metrics;
 pub mod msgraph;
 pub mod otel;
 pub mod panels;
+pub mod parts;
 pub mod posts;
 pub mod ratelimit;
 pub mod runs;

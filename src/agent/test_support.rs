@@ -43,7 +43,7 @@ pub async fn harness(max_rounds: u32, max_tool_calls: usize) -> Harness {
     settings.azure_openai.endpoint = None;
     settings.agent.max_rounds = max_rounds;
     settings.agent.max_tool_calls_per_round = max_tool_calls;
-    let parts = crate::app::Parts::open(
+    let parts = crate::parts::Parts::open(
         &settings,
         crate::upstream::Upstreams::new(&settings).unwrap(),
         Default::default(),

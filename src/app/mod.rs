@@ -5,9 +5,7 @@
 //! it needs, and binds the listeners; [`App::run_until`] serves until
 //! shutdown and drains.
 
-mod parts;
-
-pub use parts::Parts;
+pub use crate::parts::Parts;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 

@@ -19,7 +19,7 @@ async fn open(url: &str, ca: Option<&std::path::Path>) -> Result<(), String> {
     }
     let settings: Settings = deps::settings(dir.path(), &env);
     let http = Upstreams::new(&settings).unwrap();
-    linkup_suggestions::app::Parts::open(
+    linkup_suggestions::parts::Parts::open(
         &settings,
         http,
         Default::default(),

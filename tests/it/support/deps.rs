@@ -5,7 +5,7 @@
 use std::{path::Path, sync::Arc};
 
 use linkup_suggestions::{
-    app::Parts, settings::Settings, store::Store, tools::ToolDeps, upstream::Upstreams,
+    parts::Parts, settings::Settings, store::Store, tools::ToolDeps, upstream::Upstreams,
 };
 
 /// The defaults, a SQLite post index in `dir`, and `env` on top.

@@ -1,4 +1,4 @@
-//! What the app opens once and hands to its parts: the upstream clients
+//! What the app opens once (`App::build`) and hands to its parts: the upstream clients
 //! (Microsoft Graph; Azure OpenAI with the credential it authenticates
 //! with), the post index over the store (the panel cache told of every
 //! post written, here or on another replica) and the cache's shared tier.
