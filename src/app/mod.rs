@@ -87,20 +87,20 @@ impl App {
         };
         let shutting_down = tokio_util::sync::CancellationToken::new();
         let shutdown_delay = Duration::from_millis(settings.server.shutdown_delay_ms);
-        let state = AppState {
+        let state = AppState::new(api::Shared {
             panels,
             orchestrator,
             tools,
             posts: parts.posts,
             llm: parts.llm,
-            graph: Arc::new(parts.graph),
+            graph: parts.graph,
             metrics: parts.metrics,
             runs: runs.clone(),
             settings: Arc::new(settings),
             shutting_down: shutting_down.clone(),
             database_token,
             cache,
-        };
+        });
         let mcp_shutdown = tokio_util::sync::CancellationToken::new();
         let admin = admin_listener.map(|l| (l, api::admin_router(state.clone())));
         Ok(Self {
