@@ -103,6 +103,85 @@ struct Miss {
     token_left: Option<Duration>,
 }
 
+impl Miss {
+    /// A miss's run, shared with identical requests that come while it runs
+    /// when its panel will be kept; its panel stored.
+    async fn run(self) -> Result<Panel, Overloaded> {
+        let Self {
+            orchestrator,
+            input,
+            ticket,
+            keep,
+            token_left,
+        } = self;
+        // A panel nothing will keep (the caller's token has expired) is not
+        // shared: it ends with its request.
+        let kept = token_left != Some(Duration::ZERO);
+        match keep {
+            Some((cache, key)) if kept => {
+                let run = async move { orchestrator.run(input, Emitter::default(), ticket).await };
+                let (entry, outcome) = cache.get_or_run(key, token_left, run).await;
+                cache.count(outcome);
+                match entry {
+                    Some(entry) => Ok(fresh(&entry)),
+                    // The shared run's task ended without a panel (it
+                    // panicked): a bug, logged; the caller may try again.
+                    None => {
+                        tracing::error!("a shared suggestions run ended without a panel");
+                        Err(Overloaded {
+                            retry_after_secs: 1,
+                        })
+                    }
+                }
+            }
+            keep => {
+                let panel = orchestrator.run(input, Emitter::default(), ticket).await;
+                let etag = cache::etag(&panel);
+                if let Some((cache, key)) = keep {
+                    cache.count(Outcome::Miss);
+                    cache.store(&key, panel.clone(), token_left).await;
+                }
+                Ok(Panel {
+                    panel,
+                    etag,
+                    kept: None,
+                })
+            }
+        }
+    }
+
+    /// A miss's run, its events streamed as it goes (not shared: a stream
+    /// shows its own run); its panel stored when it will be kept.
+    fn stream(self) -> Events {
+        if let Some((cache, _)) = &self.keep {
+            cache.count(Outcome::Miss);
+        }
+        let Self {
+            orchestrator,
+            input,
+            ticket,
+            keep,
+            token_left,
+        } = self;
+        let run_id = input.run_id.clone();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let run = tokio::spawn(
+            async move {
+                let panel = orchestrator.run(input, Emitter::new(tx), ticket).await;
+                if let Some((cache, key)) = keep {
+                    cache.store(&key, panel, token_left).await;
+                }
+            }
+            .in_current_span(),
+        );
+        Events {
+            run_id,
+            rx,
+            _run: AbortOnDrop(run),
+        }
+    }
+}
+
 /// No run slot was free in time (HTTP 503 `overloaded`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Overloaded {
@@ -130,8 +209,8 @@ impl Panels {
     pub async fn answer(&self, input: RunInput, asked: Asked) -> Result<Answer, Overloaded> {
         match self.look_up(input, asked).await? {
             LookedUp::Served(panel) => Ok(Answer::Panel(panel)),
-            LookedUp::Miss(miss) if asked.stream => Ok(Answer::Stream(stream(miss))),
-            LookedUp::Miss(miss) => self.run(miss).await.map(Answer::Panel),
+            LookedUp::Miss(miss) if asked.stream => Ok(Answer::Stream(miss.stream())),
+            LookedUp::Miss(miss) => miss.run().await.map(Answer::Panel),
         }
     }
 
@@ -139,7 +218,7 @@ impl Panels {
     pub async fn panel(&self, input: RunInput, asked: Asked) -> Result<Panel, Overloaded> {
         match self.look_up(input, asked).await? {
             LookedUp::Served(panel) => Ok(panel),
-            LookedUp::Miss(miss) => self.run(miss).await,
+            LookedUp::Miss(miss) => miss.run().await,
         }
     }
 
@@ -185,52 +264,6 @@ impl Panels {
             keep: cache.cloned().zip(key),
             token_left,
         }))
-    }
-
-    /// A miss's run, shared with identical requests that come while it runs
-    /// when its panel will be kept; its panel stored.
-    async fn run(&self, miss: Miss) -> Result<Panel, Overloaded> {
-        let Miss {
-            orchestrator,
-            input,
-            ticket,
-            keep,
-            token_left,
-        } = miss;
-        // A panel nothing will keep (the caller's token has expired) is not
-        // shared: it ends with its request.
-        let kept = token_left != Some(Duration::ZERO);
-        match keep {
-            Some((cache, key)) if kept => {
-                let run = async move { orchestrator.run(input, Emitter::default(), ticket).await };
-                let (entry, outcome) = cache.get_or_run(key, token_left, run).await;
-                cache.count(outcome);
-                match entry {
-                    Some(entry) => Ok(fresh(&entry)),
-                    // The shared run's task ended without a panel (it
-                    // panicked): a bug, logged; the caller may try again.
-                    None => {
-                        tracing::error!("a shared suggestions run ended without a panel");
-                        Err(Overloaded {
-                            retry_after_secs: 1,
-                        })
-                    }
-                }
-            }
-            keep => {
-                let panel = orchestrator.run(input, Emitter::default(), ticket).await;
-                let etag = cache::etag(&panel);
-                if let Some((cache, key)) = keep {
-                    cache.count(Outcome::Miss);
-                    cache.store(&key, panel.clone(), token_left).await;
-                }
-                Ok(Panel {
-                    panel,
-                    etag,
-                    kept: None,
-                })
-            }
-        }
     }
 
     /// The panel of an identical request's run under way, waited for without
@@ -297,37 +330,6 @@ fn fresh(entry: &Entry) -> Panel {
             fresh_for: entry.left(),
             age: None,
         }),
-    }
-}
-
-/// A miss's run, its events streamed as it goes (not shared: a stream
-/// shows its own run); its panel stored when it will be kept.
-fn stream(miss: Miss) -> Events {
-    let Miss {
-        orchestrator,
-        input,
-        ticket,
-        keep,
-        token_left,
-    } = miss;
-    if let Some((cache, _)) = &keep {
-        cache.count(Outcome::Miss);
-    }
-    let run_id = input.run_id.clone();
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let run = tokio::spawn(
-        async move {
-            let panel = orchestrator.run(input, Emitter::new(tx), ticket).await;
-            if let Some((cache, key)) = keep {
-                cache.store(&key, panel, token_left).await;
-            }
-        }
-        .in_current_span(),
-    );
-    Events {
-        run_id,
-        rx,
-        _run: AbortOnDrop(run),
     }
 }
 

@@ -427,6 +427,19 @@ async fn a_repeated_get_suggestions_is_served_from_the_panel_cache() {
         graph_requests,
         "no second search"
     );
+    // Another caller (another token, the same claims' tenant) gets a run of
+    // its own, never the first caller's panel.
+    let other = connect_as(&app, OTHER_TOKEN).await;
+    let theirs = call(
+        &other,
+        "get_suggestions",
+        json!({"postId": "p-new", "text": "How do I set up a deployment pipeline?"}),
+    )
+    .await
+    .structured_content
+    .unwrap();
+    assert_ne!(theirs["meta"]["cached"], json!(true), "{theirs}");
+    assert_ne!(theirs["meta"]["runId"], first["meta"]["runId"]);
     // The HTTP door serves the same caller's entry: one policy, two doors.
     let (status, body) = app
         .suggest(

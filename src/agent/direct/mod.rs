@@ -18,6 +18,7 @@ pub use rank::rank_m365;
 use super::run::{
     RunCtx, budget,
     findings::Answered,
+    memo_key,
     tool_call::{Called, Tool},
 };
 use crate::{
@@ -57,7 +58,7 @@ pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphor
         let arguments = topic_query(ctx).map(|q| m365_arguments(&q));
         let recalled = arguments
             .as_ref()
-            .and_then(|a| ctx.run.recalled(Tool::SearchM365, a));
+            .and_then(|a| ctx.run.recalled(&memo_key(Tool::SearchM365, a)));
         // The search, unless pre-retrieval made it; no broadened retry: its
         // query is already OR-ed.
         let searching = arguments.is_some() && recalled.is_none();
@@ -140,7 +141,7 @@ pub async fn posts_in_process(ctx: RunCtx<'_>) -> Option<Answered> {
             findings.answered(Source::Posts);
             let answered = Answered::Posts(findings.add_posts(found.posts));
             ctx.run
-                .remember(Tool::SearchPosts, &arguments, answered.clone());
+                .remember(memo_key(Tool::SearchPosts, &arguments), answered.clone());
             Some(answered)
         }
         Err(e) => {

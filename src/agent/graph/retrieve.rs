@@ -18,7 +18,7 @@ use super::{
 };
 use crate::agent::{
     direct,
-    run::{RunCtx, budget, events::RunEvent, panel, tool_call::Tool},
+    run::{RunCtx, budget, events::RunEvent, memo_key, panel, tool_call::Tool},
 };
 use crate::{
     degraded::{Degraded, Source},
@@ -78,7 +78,8 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
                     let kept = a.keeping(&ranked);
                     // An identical call later reads what is left.
                     let key = direct::m365_arguments(query.as_deref().unwrap_or_default());
-                    ctx.run.remember(Tool::SearchM365, &key, kept.clone());
+                    ctx.run
+                        .remember(memo_key(Tool::SearchM365, &key), kept.clone());
                     kept
                 })
             });

@@ -75,7 +75,7 @@ struct Outcome {
     llm_cut_short: bool,
     /// Answers of the tool calls made, by [`memo_key`]. An identical call
     /// later (the model's, the direct searches') is answered from here.
-    memo: HashMap<(Tool, String), Answered>,
+    memo: HashMap<MemoKey, Answered>,
     /// Steps, tool calls and tokens so far: the run record's.
     trail: Trail,
 }
@@ -179,16 +179,14 @@ impl Run {
 
     /// The answer of a call already made in this run with the same tool
     /// and arguments.
-    pub fn recalled(&self, tool: Tool, arguments: &Map<String, Value>) -> Option<Answered> {
-        self.outcome().memo.get(&memo_key(tool, arguments)).cloned()
+    pub fn recalled(&self, key: &MemoKey) -> Option<Answered> {
+        self.outcome().memo.get(key).cloned()
     }
 
     /// Keeps a call's answer (or what is left of it), for an identical
     /// call later in the run.
-    pub fn remember(&self, tool: Tool, arguments: &Map<String, Value>, answered: Answered) {
-        self.outcome()
-            .memo
-            .insert(memo_key(tool, arguments), answered);
+    pub fn remember(&self, key: MemoKey, answered: Answered) {
+        self.outcome().memo.insert(key, answered);
     }
 
     /// A reason of the run's own for `meta.degraded` (once).
@@ -218,6 +216,10 @@ impl Run {
 }
 
 /// A call's key in the memo: the tool and its arguments as JSON.
-fn memo_key(tool: Tool, arguments: &Map<String, Value>) -> (Tool, String) {
-    (tool, Value::Object(arguments.clone()).to_string())
+pub type MemoKey = (Tool, String);
+
+/// The memo key of a call of `tool` with `arguments` (written once a call).
+pub fn memo_key(tool: Tool, arguments: &Map<String, Value>) -> MemoKey {
+    let json = serde_json::to_string(arguments).unwrap_or_default();
+    (tool, json)
 }

@@ -223,17 +223,17 @@ impl RunCtx<'_> {
         call_id: Option<&str>,
     ) -> Called {
         let traced = Traced::start(tool.name(), call_id, self.run);
-        if let Some(answered) = self.run.recalled(tool, &arguments) {
+        let key = super::memo_key(tool, &arguments);
+        if let Some(answered) = self.run.recalled(&key) {
             let name = tool.name();
             traced
                 .span()
                 .in_scope(|| tracing::debug!(tool = name, "answered from the run's memo"));
             return Called::Answered(answered);
         }
-        let key = arguments.clone();
         let called = traced.call(tool, *self, arguments).await;
         if let Called::Answered(answered) = &called {
-            self.run.remember(tool, &key, answered.clone());
+            self.run.remember(key, answered.clone());
         }
         called
     }
