@@ -6,7 +6,10 @@
 use std::time::{Duration, Instant};
 
 use linkup_suggestions::{
-    contract::PostSummary, llm::AzureOpenAi, posts::PostIndex, upstream::Upstreams,
+    contract::PostSummary,
+    llm::AzureOpenAi,
+    posts::{PostIndex, Within},
+    upstream::Upstreams,
 };
 
 use super::{
@@ -118,7 +121,7 @@ async fn one_size(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = index
-            .search(&query, &["bench-0".to_owned()], 5, None)
+            .search(&query, &["bench-0".to_owned()], 5, Within::default())
             .await
             .expect("search");
         lat.push(t.elapsed());
@@ -202,7 +205,7 @@ async fn one_size_pg(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = b
-            .search(&query, &["bench-0".to_owned()], 5, None)
+            .search(&query, &["bench-0".to_owned()], 5, Within::default())
             .await
             .expect("search");
         lat.push(t.elapsed());

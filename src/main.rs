@@ -224,6 +224,7 @@ async fn serve(settings: Settings, cwd: &Path, config_dir: &Path) -> ExitCode {
         posts.backend = ?settings.posts.backend,
         posts.db_path = %settings.posts.db_path.display(),
         posts.model_path = %settings.posts.model_path.as_deref().map_or("(compiled in)".into(), |p| p.display().to_string()),
+        posts.local_model_file = %settings.posts.local_model_file.as_deref().map_or("(compiled in)".into(), |p| p.display().to_string()),
         "starting"
     );
     let app = match App::build(settings).await {

@@ -150,7 +150,8 @@ impl Orchestrator {
         let registered = self.conn.register(
             Caller::new(input.graph_token.clone(), Some(input.post_id.clone()))
                 .with_graph_budget(run.graph_budget().clone())
-                .with_deadline(deadline),
+                .with_deadline(deadline)
+                .with_overload(brownout),
         );
         let ctx = RunCtx {
             input,

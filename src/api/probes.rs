@@ -46,7 +46,7 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         state.posts.embedder().as_str(),
         &state.posts.local_model().unwrap_or_default(),
     );
-    let backlog = if state.posts.embedder() == Embedder::Azure {
+    let backlog = if state.posts.embedder() != Embedder::None {
         posts.saturating_sub(embedded)
     } else {
         0
@@ -109,6 +109,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         embeddings_configured: state.llm.embeddings_configured(),
         embedder: state.posts.embedder().as_str().to_owned(),
         local_model: state.posts.local_model(),
+        word_model: state.posts.word_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),
         llm_auth: state

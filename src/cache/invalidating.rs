@@ -29,8 +29,8 @@ impl Index for Invalidating {
         self.cache.invalidate_post(id);
     }
 
-    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
-        self.inner.set_vector(id, expires_at_ms, vector);
+    fn set_vector(&self, id: String, text: &str, expires_at_ms: Option<i64>, vector: Vec<f32>) {
+        self.inner.set_vector(id, text, expires_at_ms, vector);
     }
 
     fn remove(&self, ids: &[&str]) {
@@ -42,5 +42,9 @@ impl Index for Invalidating {
 
     fn posts(&self) -> usize {
         self.inner.posts()
+    }
+
+    fn vector_model(&self) -> Option<String> {
+        self.inner.vector_model()
     }
 }

@@ -70,7 +70,7 @@ impl PanelKey {
 /// settings file their panels alike; a change of them is a new generation.
 pub fn generation(settings: &Settings) -> [u8; 32] {
     let shaping = format!(
-        "{:?}|{:?}|{}|{}|{}|{:?}|{:?}|{:?}",
+        "{:?}|{:?}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}",
         settings.agent,
         settings.azure_openai.endpoint,
         settings.azure_openai.chat_deployment,
@@ -79,6 +79,7 @@ pub fn generation(settings: &Settings) -> [u8; 32] {
         settings.posts.embedder,
         settings.posts.min_similarity,
         settings.posts.model_path,
+        settings.posts.local_model_file,
     );
     Sha256::digest(shaping.as_bytes()).into()
 }

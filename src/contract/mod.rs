@@ -317,8 +317,11 @@ pub struct Readiness {
     pub embeddings_configured: bool,
     /// Which model ranks posts by meaning: `azure`, `local` or `none`.
     pub embedder: String,
-    /// The local embedding model loaded (it stands in while Azure's fails), if any.
+    /// The local model: the multilingual model ranking posts (`local`), or
+    /// the word model standing in while Azure's embeddings fail (`azure`).
     pub local_model: Option<String>,
+    /// The word model (Microsoft 365 hits by meaning, words' rarity), if loaded.
+    pub word_model: Option<String>,
     pub graph_base_url: String,
     pub llm_circuit_open: bool,
     /// How Azure OpenAI calls are authenticated, and how that goes.

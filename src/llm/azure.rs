@@ -15,7 +15,7 @@ use super::{
     auth::Auth,
     chat::{Completion, Message},
     family::{Learned, MAX_LEARNING_RETRIES},
-    wire::{self, ChatResponse, EmbeddingsRequest, EmbeddingsResponse, ErrorResponse},
+    wire::{self, ChatResponse, ErrorResponse},
 };
 use crate::{
     metrics::{self, Metrics},
@@ -51,7 +51,7 @@ impl ChatModel for AzureOpenAi {
 #[derive(Clone)]
 pub struct AzureOpenAi {
     pub(super) inner: Arc<Inner>,
-    metrics: Metrics,
+    pub(super) metrics: Metrics,
 }
 
 pub(super) struct Inner {
@@ -84,8 +84,6 @@ pub(super) struct Inner {
 
 /// Largest error body read (Azure's errors are a few hundred bytes).
 const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
-/// Room for an embeddings answer's envelope (model, usage) beside its vectors.
-const EMBEDDINGS_ENVELOPE_BYTES: usize = 4 * 1024;
 
 impl AzureOpenAi {
     /// Azure OpenAI as `s` configures it, with its API key (see [`Self::with_auth`]).
@@ -229,64 +227,9 @@ impl AzureOpenAi {
         response.into_completion().ok_or(LlmError::Malformed)
     }
 
-    /// Embeds each input; the result has one vector per input, in order.
-    pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
-        let started = std::time::Instant::now();
-        let model = self.inner.embedding_deployment.as_str();
-        let span = tracing::debug_span!(
-            "embeddings",
-            otel.name = format!("embeddings {model}"),
-            otel.kind = "client",
-            gen_ai.operation.name = "embeddings",
-            gen_ai.provider.name = otel::PROVIDER,
-            gen_ai.request.model = model,
-        );
-        let result = otel::traced(span, self.embed_call(inputs), LlmError::kind_str).await;
-        self.metrics.llm_call(
-            "embeddings",
-            &self.inner.embedding_deployment,
-            metrics::outcome(&result, LlmError::kind_str),
-            started.elapsed().as_secs_f64(),
-        );
-        result
-    }
-
-    async fn embed_call(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
-        let url = self
-            .inner
-            .embeddings_url
-            .as_ref()
-            .ok_or(LlmError::Unconfigured)?;
-        refuse_while_throttled(&self.inner.embeddings_limit)?;
-        let body = EmbeddingsRequest {
-            model: self
-                .inner
-                .v1
-                .then_some(self.inner.embedding_deployment.as_str()),
-            input: inputs,
-            dimensions: self.inner.dimensions,
-        };
-        let cap = EMBEDDINGS_ENVELOPE_BYTES
-            + inputs.len() * self.inner.max_embedding_body_bytes_per_input;
-        let mut response: EmbeddingsResponse = self
-            .post(
-                url,
-                &body,
-                self.inner.embeddings_timeout,
-                cap,
-                &self.inner.embeddings_limit,
-            )
-            .await?;
-        if response.data.len() != inputs.len() {
-            return Err(LlmError::Malformed);
-        }
-        response.data.sort_by_key(|d| d.index);
-        Ok(response.data.into_iter().map(|d| d.embedding).collect())
-    }
-
     /// POSTs `body`; reads an answer of at most `cap` bytes; `limit` learns
     /// the deployment's rate limits from the answer's headers.
-    async fn post<B: Serialize, R: DeserializeOwned + Send + 'static>(
+    pub(super) async fn post<B: Serialize, R: DeserializeOwned + Send + 'static>(
         &self,
         url: &reqwest::Url,
         body: &B,
@@ -321,7 +264,7 @@ impl AzureOpenAi {
 }
 
 /// A deployment still throttled by a 429 is not called: the error at once.
-fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
+pub(super) fn refuse_while_throttled(limit: &RateLimit) -> Result<(), LlmError> {
     match limit.refusal() {
         Some(secs) => Err(LlmError::RateLimited {
             retry_after_secs: Some(secs),

@@ -8,6 +8,7 @@
 mod auth;
 mod azure;
 pub mod chat;
+mod embeddings;
 mod family;
 #[cfg(test)]
 pub mod scripted;

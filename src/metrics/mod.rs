@@ -246,6 +246,14 @@ impl Metrics {
         self.0.post_search_duration.observe(seconds);
     }
 
+    /// Texts the multilingual model embedded for `purpose` (`post`, `query`).
+    pub fn local_embeddings(&self, purpose: &'static str, texts: u64) {
+        self.0
+            .local_embeddings
+            .get_or_create(&[("purpose", purpose)])
+            .inc_by(texts);
+    }
+
     /// The post index's size (set when scraped).
     pub fn post_index(&self, posts: i64, embedded: i64, backlog: i64) {
         let i = &self.0;

@@ -54,6 +54,7 @@ pub(super) struct Inner {
     pub(super) embedding_backlog: Gauge,
     pub(super) post_embedder: Family<Labels<2>, Gauge>,
     pub(super) post_search_duration: Histogram,
+    pub(super) local_embeddings: Family<Labels<1>, Counter>,
     pub(super) process_rss: Gauge,
     pub(super) process_fds: Gauge,
     pub(super) process_threads: Gauge,
@@ -94,6 +95,7 @@ impl Default for Inner {
             embedding_backlog: Gauge::default(),
             post_embedder: Family::default(),
             post_search_duration: seconds(),
+            local_embeddings: Family::default(),
             process_rss: Gauge::default(),
             process_fds: Gauge::default(),
             process_threads: Gauge::default(),
@@ -111,7 +113,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 35] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 36] {
         [
             (
                 "http_requests",
@@ -254,6 +256,11 @@ impl Inner {
                 "post_search_duration_seconds",
                 "Post index search latency",
                 &self.post_search_duration,
+            ),
+            (
+                "local_embeddings",
+                "Texts the multilingual model embedded, by purpose (post: a post written, once; query: a search's text not seen before)",
+                &self.local_embeddings,
             ),
             (
                 "process_resident_memory_bytes",

@@ -1,14 +1,18 @@
 //! The index's background work: purging expired posts, and embedding posts
-//! stored without a vector with the Azure embeddings deployment (the local
-//! model needs no pass: it embeds as posts are indexed).
+//! stored without a vector (or with another model's): by the multilingual
+//! model on the blocking pool, or by the Azure embeddings deployment. A
+//! post is searchable by words until its vector is stored.
 
 use std::time::Duration;
 
 use super::{Embedder, PostIndex, PostIndexError};
-use crate::store::now_ms;
+use crate::store::{PendingPost, now_ms};
 
 /// Posts embedded per call to the embeddings deployment.
 const EMBED_BATCH: usize = 64;
+/// Posts embedded per blocking task by the multilingual model (about 15
+/// ms each: a task holds a core for a quarter of a second at most).
+const LOCAL_BATCH: usize = 16;
 
 impl PostIndex {
     /// Deletes expired posts; returns how many.
@@ -16,12 +20,18 @@ impl PostIndex {
         Ok(self.store.purge_expired(now_ms()).await?)
     }
 
-    /// Embeds posts stored without a vector; returns how many got one.
+    /// Embeds posts stored without a vector of the index's model; returns
+    /// how many got one.
     pub async fn embed_pending(&self) -> usize {
         let _one_pass = self.embedding.lock().await;
+        let batch_size = match self.embedder {
+            Embedder::None => return 0,
+            Embedder::Local => LOCAL_BATCH,
+            Embedder::Azure => EMBED_BATCH,
+        };
         let mut done = 0;
         loop {
-            let batch = match self.store.pending_embeddings(EMBED_BATCH).await {
+            let batch = match self.store.pending_embeddings(batch_size).await {
                 Ok(batch) if !batch.is_empty() => batch,
                 Ok(_) => return done,
                 Err(e) => {
@@ -29,23 +39,10 @@ impl PostIndex {
                     return done;
                 }
             };
-            let inputs: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
-            let vectors = match self.llm.embed(&inputs).await {
-                Ok(v) if v.len() == batch.len() => v,
-                Ok(_) => {
-                    tracing::warn!(error.kind = "malformed", "post embedding deferred");
-                    return done;
-                }
-                Err(e) => {
-                    tracing::warn!(
-                        error.kind = e.kind_str(),
-                        pending = batch.len(),
-                        "post embedding deferred"
-                    );
-                    return done;
-                }
+            let Some(vectors) = self.embed_batch(&batch).await else {
+                return done;
             };
-            let full = batch.len() == EMBED_BATCH;
+            let full = batch.len() == batch_size;
             match self
                 .store
                 .set_embeddings(batch.into_iter().zip(vectors).collect())
@@ -59,6 +56,38 @@ impl PostIndex {
             }
             if !full {
                 return done;
+            }
+        }
+    }
+
+    /// The vectors of `batch`'s texts; None (logged) when they could not
+    /// be computed now.
+    async fn embed_batch(&self, batch: &[PendingPost]) -> Option<Vec<Vec<f32>>> {
+        if let Some(model) = self.ranking.multilingual() {
+            let texts = batch.iter().map(|(_, text, _)| text.clone()).collect();
+            let vectors = model.embed_many(texts).await;
+            match &vectors {
+                Some(v) => self.metrics.local_embeddings("post", v.len() as u64),
+                None => {
+                    tracing::error!("the multilingual model's task failed: post embedding deferred")
+                }
+            }
+            return vectors;
+        }
+        let inputs: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
+        match self.llm.embed(&inputs).await {
+            Ok(v) if v.len() == batch.len() => Some(v),
+            Ok(_) => {
+                tracing::warn!(error.kind = "malformed", "post embedding deferred");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(
+                    error.kind = e.kind_str(),
+                    pending = batch.len(),
+                    "post embedding deferred"
+                );
+                None
             }
         }
     }
@@ -80,7 +109,7 @@ impl PostIndex {
                         Ok(n) => tracing::info!(purged = n, "expired posts purged"),
                         Err(e) => tracing::error!(error.message = %e, "purge failed"),
                     },
-                    _ = embed.tick() => if index.embedder == Embedder::Azure {
+                    _ = embed.tick() => {
                         index.embed_pending().await;
                     },
                 }

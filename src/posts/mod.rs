@@ -1,14 +1,17 @@
 //! The post index: LinkUp posts pushed to us, searched in memory by text
-//! (BM25) and by meaning (a local model, or Azure OpenAI's embeddings),
-//! fused. What it searches is kept by the [`store`](crate::store), which
-//! keeps the in-memory [`ranking`] in step with what it committed; this
-//! module decides what a post's searchable text is, embeds posts with Azure
-//! in the background, and ranks. Expired posts are never returned and are
-//! purged periodically.
+//! (BM25) and by meaning (the multilingual model in process, or Azure
+//! OpenAI's embeddings), fused. What it searches is kept by the
+//! [`store`](crate::store), which keeps the in-memory [`ranking`] in step
+//! with what it committed; this module decides what a post's searchable
+//! text is, embeds posts in the background (once per post: the vectors are
+//! stored), and ranks. Expired posts are never returned and are purged
+//! periodically.
 //!
 //! - [`ranking`]: the in-memory index (the store's `Index`): [`lexical`]
 //!   BM25, [`vectors`] for both models, loaded in bulk at start-up;
-//! - [`local_model`]: the in-process embedding model;
+//! - [`multilingual`]: the multilingual model (Korean and English);
+//! - [`local_model`]: the word model (static token vectors: Microsoft 365
+//!   hits by meaning, words' rarity, Azure's stand-in);
 //! - [`search`]: a query's candidates by words and by meaning, fused;
 //!   [`relevance`]: which of them are related enough to show;
 //! - [`maintenance`]: purging expired posts, embedding posts with Azure.
@@ -16,6 +19,7 @@
 mod lexical;
 pub mod local_model;
 mod maintenance;
+pub mod multilingual;
 mod ranking;
 mod relevance;
 mod search;
@@ -31,9 +35,10 @@ use crate::{
     store::{self, Store, StoreError, StoredPost, now_ms},
 };
 use local_model::{LocalModel, ModelError};
+use multilingual::Multilingual;
 use ranking::Ranking;
 use relevance::Floors;
-pub use search::PostSearch;
+pub use search::{PostSearch, Within};
 pub use store::parse_time_ms;
 pub(crate) use vectors::fuse;
 
@@ -55,10 +60,10 @@ type Scored = Vec<(String, f32)>;
 /// Which model ranks posts by meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Embedder {
-    /// The Azure OpenAI embeddings deployment; the local model stands in
+    /// The Azure OpenAI embeddings deployment; the word model stands in
     /// while it fails.
     Azure,
-    /// The local model, in process.
+    /// The multilingual model, in process.
     Local,
     /// None: words only.
     None,
@@ -80,6 +85,8 @@ impl Embedder {
 pub enum PostIndexError {
     #[error("{0} (set posts.model_path, or posts.embedder = \"none\" to rank by words only)")]
     Model(#[from] ModelError),
+    #[error("{0} (set posts.local_model_file, or posts.embedder = \"none\" to rank by words only)")]
+    Multilingual(ModelError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("post index lock poisoned")]
@@ -147,26 +154,48 @@ impl PostIndex {
                     model = model.name(),
                     dims = model.dims(),
                     bytes = model.table_bytes(),
-                    "local embedding model loaded"
+                    "word embedding model loaded"
                 );
                 Some(model)
             }
         };
+        let multilingual = match embedder {
+            Embedder::Local => {
+                let file = settings.local_model_file.clone();
+                let model =
+                    tokio::task::spawn_blocking(move || Multilingual::load(file.as_deref()))
+                        .await
+                        .map_err(|_| PostIndexError::Task)?
+                        .map_err(PostIndexError::Multilingual)?;
+                tracing::info!(model = model.name(), "multilingual embedding model loaded");
+                Some(Arc::new(model))
+            }
+            _ => None,
+        };
+        let vector_model = match embedder {
+            Embedder::Azure => llm.embeddings_model(),
+            Embedder::Local => multilingual.as_ref().map(|m| m.id()),
+            Embedder::None => None,
+        };
         Ok(Ranker {
-            ranking: Arc::new(Ranking::new(model)),
+            ranking: Arc::new(Ranking::new(model, multilingual, vector_model)),
             embedder,
         })
     }
 
     /// The post index over `store`, opened with `ranker`'s index.
     pub fn new(ranker: Ranker, store: Arc<dyn Store>, llm: AzureOpenAi) -> Self {
+        let floors = match ranker.embedder {
+            Embedder::Local => Floors::multilingual(),
+            _ => Floors::default(),
+        };
         Self {
             store,
             ranking: ranker.ranking,
             llm,
             embedder: ranker.embedder,
             embedding: Arc::default(),
-            floors: Floors::default(),
+            floors,
             metrics: Metrics::default(),
             payload_logs: false,
         }
@@ -177,8 +206,17 @@ impl PostIndex {
         self.embedder
     }
 
-    /// The local model's name, when it is loaded.
+    /// The local model's name, when it is loaded: the multilingual model
+    /// ranking posts, else the word model standing in for Azure.
     pub fn local_model(&self) -> Option<String> {
+        match self.ranking.multilingual() {
+            Some(m) => Some(m.name().to_owned()),
+            None => self.ranking.model().map(|m| m.name().to_owned()),
+        }
+    }
+
+    /// The word model's name, when it is loaded.
+    pub fn word_model(&self) -> Option<String> {
         self.ranking.model().map(|m| m.name().to_owned())
     }
 
@@ -188,14 +226,15 @@ impl PostIndex {
         let stored: Vec<StoredPost> = posts
             .into_iter()
             .map(|post| StoredPost {
-                search_text: search_text(&post),
+                search_text: search_text(&post.text, &post.tags),
                 expires_at_ms: parse_time_ms(&post.expires_at),
                 post,
                 vector: None,
+                vector_model: None,
             })
             .collect();
         let created = self.store.upsert(stored).await?;
-        if self.embedder == Embedder::Azure {
+        if self.embedder != Embedder::None {
             let index = self.clone();
             tokio::spawn(async move { index.embed_pending().await });
         }
@@ -261,14 +300,13 @@ impl PostIndex {
     }
 }
 
-/// What the index searches: text and tags (the category is in the tags' company).
-fn search_text(post: &PostSummary) -> String {
-    let mut s = post.text.clone();
-    for tag in &post.tags {
+/// What the index searches and embeds: a post's text and tags; also the
+/// query of a view's posts search, which then reads the post's stored vector.
+pub fn search_text(text: &str, tags: &[String]) -> String {
+    let mut s = text.trim().to_owned();
+    for tag in tags {
         s.push(' ');
         s.push_str(tag);
     }
-    s.push(' ');
-    s.push_str(post.category.as_str());
     s
 }

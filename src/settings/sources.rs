@@ -111,15 +111,20 @@ impl Settings {
     }
 
     /// The same settings with their relative paths (`posts.db_path`,
-    /// `posts.model_path`, `posts.tls_ca_file`) made absolute against `dir`,
+    /// `posts.model_path`, `posts.local_model_file`, `posts.tls_ca_file`)
+    /// made absolute against `dir`,
     /// the working directory: the container's `WORKDIR` and data volume rely
     /// on relative paths, and the logs and errors then name the real place.
     pub fn with_paths_under(mut self, dir: &std::path::Path) -> Self {
         let posts = &mut self.posts;
         posts.db_path = dir.join(&posts.db_path);
-        for path in [&mut posts.model_path, &mut posts.tls_ca_file]
-            .into_iter()
-            .flatten()
+        for path in [
+            &mut posts.model_path,
+            &mut posts.local_model_file,
+            &mut posts.tls_ca_file,
+        ]
+        .into_iter()
+        .flatten()
         {
             *path = dir.join(&*path);
         }

@@ -76,10 +76,14 @@ impl Index for NoIndex {
     }
     fn index(&self, _: &str, _: &str, _: Option<i64>, _: Vector) {}
     fn refresh(&self, _: &str, _: &str, _: Option<i64>, _: Vector) {}
-    fn set_vector(&self, _: String, _: Option<i64>, _: Vec<f32>) {}
+    fn set_vector(&self, _: String, _: &str, _: Option<i64>, _: Vec<f32>) {}
     fn remove(&self, _: &[&str]) {}
     fn posts(&self) -> usize {
         0
+    }
+    /// None: every vector is copied as stored, with its model's id.
+    fn vector_model(&self) -> Option<String> {
+        None
     }
 }
 

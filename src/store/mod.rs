@@ -29,6 +29,10 @@ use crate::{
 pub use error::{OpenError, StoreError, Unavailable};
 pub use records::{PendingPost, SharedPanel, StoredPost, StoredRun, Vector, now_ms, parse_time_ms};
 
+/// How an Azure embeddings deployment's model id begins (`azure:` and the
+/// deployment): vectors stored before model ids were come from one.
+pub const AZURE_MODEL_PREFIX: &str = "azure:";
+
 /// What a store keeps in step with its commits: the in-memory index
 /// searches read. A store calls it in commit order (SQLite: under its
 /// writer's lock; PostgreSQL: as it applies the change feed).
@@ -39,12 +43,17 @@ pub trait Index: Send + Sync + 'static {
     fn index(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector);
     /// Updates a post whose text is unchanged: its expiry and vector.
     fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector);
-    /// Sets a post's vector.
-    fn set_vector(&self, id: String, expires_at_ms: Option<i64>, vector: Vec<f32>);
+    /// Sets a post's vector, computed from `text`.
+    fn set_vector(&self, id: String, text: &str, expires_at_ms: Option<i64>, vector: Vec<f32>);
     /// Removes posts.
     fn remove(&self, ids: &[&str]);
     /// How many posts it holds.
     fn posts(&self) -> usize;
+    /// The id of the model whose vectors it ranks by: stored vectors of
+    /// another model are neither loaded nor kept, and their posts are
+    /// embedded again. None: it ranks by words alone (vectors are left as
+    /// stored, unread).
+    fn vector_model(&self) -> Option<String>;
 }
 
 /// A bulk load of an [`Index`]: every post, then installed at once.

@@ -14,6 +14,9 @@ pub struct StoredPost {
     /// Its vector when already known (a migration); None: kept when the
     /// text is unchanged, else computed later.
     pub vector: Option<Vec<f32>>,
+    /// The id of the model that computed `vector`: a vector of another
+    /// model than the index's is not kept.
+    pub vector_model: Option<String>,
 }
 
 /// A post waiting for its vector: (id, text to embed, expiry in unix ms).

@@ -10,12 +10,16 @@ use super::{
     Caller, ToolDeps, check_query,
     output::{self, PostsFound},
 };
-use crate::{degraded::Degraded, posts::PostSearch};
+use crate::{
+    degraded::Degraded,
+    posts::{PostSearch, Within},
+};
 
 /// Posts returned per search.
 pub const LIMIT: usize = 5;
-/// How long before the caller's deadline Azure's query embedding is given
-/// up: the time left ranks by the local model and reads the posts.
+/// How long before the caller's deadline the query's vector is given up
+/// (Azure's embedding, or the multilingual model's of a new text): the time
+/// left ranks and reads the posts.
 const RANKING_RESERVE: Duration = Duration::from_millis(100);
 
 /// Arguments of `search_posts`.
@@ -45,10 +49,13 @@ pub(super) async fn run(
         .cloned()
         .chain(args.exclude_post_id)
         .collect();
-    let embedded_by = caller
-        .deadline()
-        .map(|d| d.checked_sub(RANKING_RESERVE).unwrap_or(d));
-    let found = match deps.posts.search(query, &exclude, LIMIT, embedded_by).await {
+    let within = Within {
+        by: caller
+            .deadline()
+            .map(|d| d.checked_sub(RANKING_RESERVE).unwrap_or(d)),
+        overloaded: caller.overloaded(),
+    };
+    let found = match deps.posts.search(query, &exclude, LIMIT, within).await {
         Ok(found) => found,
         Err(e) => {
             tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");

@@ -24,6 +24,9 @@ pub struct Caller {
     graph_budget: Option<GraphBudget>,
     /// When the caller's answer is due (the run's deadline; None over `/mcp`).
     deadline: Option<Instant>,
+    /// The service is overloaded (brownout): searches spend no CPU on new
+    /// texts' vectors.
+    overloaded: bool,
 }
 
 impl Caller {
@@ -33,7 +36,20 @@ impl Caller {
             post_id,
             graph_budget: None,
             deadline: None,
+            overloaded: false,
         }
+    }
+
+    /// Says the service is overloaded (`overloaded` true): searches rank a
+    /// text the multilingual model has not seen by words.
+    pub fn with_overload(mut self, overloaded: bool) -> Self {
+        self.overloaded = overloaded;
+        self
+    }
+
+    /// Whether the service is overloaded.
+    pub fn overloaded(&self) -> bool {
+        self.overloaded
     }
 
     /// The time the caller's answer is due: a search finishes before it

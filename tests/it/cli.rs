@@ -205,7 +205,11 @@ async fn from_an_empty_directory_it_serves_with_the_embedded_model_and_keeps_dat
         .json()
         .await
         .unwrap();
-    assert_eq!(ready["localModel"], "wordllama-l2-supercat-256", "{ready}");
+    assert_eq!(
+        ready["localModel"], "multilingual-e5-small-koen-q4",
+        "{ready}"
+    );
+    assert_eq!(ready["wordModel"], "wordllama-l2-supercat-256", "{ready}");
     let status = http
         .put(url("/api/posts/p-car"))
         .json(&post_body(

@@ -77,7 +77,12 @@ async fn with_the_embedder_off_posts_are_matched_by_words_only() {
 
 #[tokio::test]
 async fn readyz_and_metrics_name_the_embedder_and_the_local_model() {
-    for (embeddings, embedder) in [(false, "local"), (true, "azure")] {
+    // The multilingual model ranks with nothing configured; the word model
+    // stands in for Azure's embeddings.
+    for (embeddings, embedder, local) in [
+        (false, "local", "multilingual-e5-small-koen-q4"),
+        (true, "azure", "wordllama-l2-supercat-256"),
+    ] {
         let app = spawn_app_with(Options {
             embeddings,
             ..Default::default()
@@ -85,11 +90,11 @@ async fn readyz_and_metrics_name_the_embedder_and_the_local_model() {
         .await;
         let ready: Value = app.get_json("/readyz").await;
         assert_eq!(ready["embedder"], embedder, "{ready}");
-        assert_eq!(ready["localModel"], "wordllama-l2-supercat-256", "{ready}");
+        assert_eq!(ready["localModel"], local, "{ready}");
+        assert_eq!(ready["wordModel"], "wordllama-l2-supercat-256", "{ready}");
         let metrics = app.get_text("/metrics").await;
-        let line = format!(
-            "linkup_post_embedder{{embedder=\"{embedder}\",local_model=\"wordllama-l2-supercat-256\"}} 1"
-        );
+        let line =
+            format!("linkup_post_embedder{{embedder=\"{embedder}\",local_model=\"{local}\"}} 1");
         assert!(metrics.contains(&line), "{line} not in {metrics}");
     }
 }

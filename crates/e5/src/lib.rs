@@ -208,6 +208,13 @@ impl Model {
         self.tokenizer.content(&format!("{}{text}", kind.prefix()))
     }
 
+    /// How many pieces the tokenizer cuts `word` into (a word the
+    /// vocabulary holds whole is one: it is frequent in the languages the
+    /// model was trained on).
+    pub fn pieces(&self, word: &str) -> usize {
+        self.tokenizer.content(word).len()
+    }
+
     /// `text`'s vector as `kind`: mean-pooled over its tokens, L2-normalized.
     /// A text longer than the model's 512 positions is embedded window by
     /// window (510 pieces each), the windows' means weighed by their length.

@@ -23,6 +23,7 @@ use super::run::{
 };
 use crate::{
     degraded::{Degraded, Source},
+    posts::Within,
     tools::{POSTS_LIMIT, search_posts_degraded},
 };
 
@@ -130,10 +131,14 @@ pub async fn posts_in_process(ctx: RunCtx<'_>) -> Option<Answered> {
         .and_then(Value::as_str)
         .unwrap_or_default();
     let exclude = [input.post_id.clone()];
-    // Azure's embedding is given up now: the local model ranks.
-    let now = Some(tokio::time::Instant::now());
+    // A query vector not at hand is given up now: Azure's stands in the
+    // word model's; the multilingual model's is the post's stored one.
+    let within = Within {
+        by: Some(tokio::time::Instant::now()),
+        overloaded: true,
+    };
     let findings = &ctx.run.findings;
-    match ctx.posts.search(query, &exclude, POSTS_LIMIT, now).await {
+    match ctx.posts.search(query, &exclude, POSTS_LIMIT, within).await {
         Ok(found) => {
             for reason in search_posts_degraded(&found) {
                 findings.degrade(reason);

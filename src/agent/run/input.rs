@@ -22,12 +22,7 @@ impl RunInput {
     /// What the run searches similar posts for when the model does not: the
     /// text and the author's tags, which name the post's topic.
     pub fn posts_query(&self) -> String {
-        let mut query = self.text.trim().to_owned();
-        for tag in &self.tags {
-            query.push(' ');
-            query.push_str(tag);
-        }
-        query
+        crate::posts::search_text(&self.text, &self.tags)
     }
 
     /// A new run id.

@@ -18,7 +18,7 @@ use super::{
     Connect,
     mirror::{Body, Mirror},
 };
-use crate::store::{Unavailable, records::decode};
+use crate::store::Unavailable;
 
 /// The channel every write notifies.
 pub(super) const CHANNEL: &str = "post_changes";
@@ -35,10 +35,10 @@ const RECONNECT_FIRST: Duration = Duration::from_millis(100);
 const RECONNECT_MAX: Duration = Duration::from_secs(10);
 
 const CHANGES_AFTER_SEQ: &str =
-    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding
+    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model
      FROM posts WHERE seq > $1 ORDER BY seq, id LIMIT 500";
 const CHANGES_AFTER_ROW: &str =
-    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding
+    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model
      FROM posts WHERE (seq, id) > ($1, $2) ORDER BY seq, id LIMIT 500";
 const PURGED_THROUGH: &str = "SELECT purged_through FROM change_counter";
 
@@ -189,7 +189,8 @@ impl Session {
             .get(0);
         let rows = client
             .query_raw(
-                "SELECT id, body::text, search_text, expires_at, embedding FROM posts WHERE NOT deleted",
+                "SELECT id, body::text, search_text, expires_at, embedding, embedding_model
+                 FROM posts WHERE NOT deleted",
                 std::iter::empty::<&(dyn ToSql + Sync)>(),
             )
             .await?;
@@ -199,7 +200,7 @@ impl Session {
             let id: String = row.get(0);
             let (json, text): (String, String) = (row.get(1), row.get(2));
             let expires_at_ms: Option<i64> = row.get(3);
-            let vector = row.get::<_, Option<&[u8]>>(4).map(decode);
+            let vector = mirror.vector(row.get(4), row.get(5));
             load.insert(&id, &text, expires_at_ms, vector);
             bodies.insert(
                 id,

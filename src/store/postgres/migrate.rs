@@ -16,6 +16,11 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
         "panel_cache",
         include_str!("../../../migrations/postgres/0002_panel_cache.sql"),
     ),
+    (
+        3,
+        "embedding_model",
+        include_str!("../../../migrations/postgres/0003_embedding_model.sql"),
+    ),
 ];
 
 /// The advisory lock that lets one replica migrate at a time (an arbitrary,

@@ -33,6 +33,8 @@ pub(super) struct Mirror {
     pub(super) applied: watch::Sender<i64>,
     /// Hashes search texts (whether a change changed the text).
     pub(super) text_hashes: RandomState,
+    /// The index's vector model: the only vectors it is given.
+    pub(super) model: Option<String>,
 }
 
 /// A post's JSON and expiry, and a hash of its search text.
@@ -45,6 +47,7 @@ pub(super) struct Body {
 impl Mirror {
     pub fn new(index: Arc<dyn Index>) -> Self {
         Self {
+            model: index.vector_model(),
             index,
             bodies: RwLock::default(),
             connected: AtomicBool::default(),
@@ -76,6 +79,12 @@ impl Mirror {
             .collect()
     }
 
+    /// A stored vector, when the index's model computed it.
+    pub fn vector(&self, blob: Option<&[u8]>, model: Option<&str>) -> Option<Vec<f32>> {
+        let ours = self.model.is_some() && model == self.model.as_deref();
+        blob.filter(|_| ours).map(decode)
+    }
+
     /// Applies one changed row (see `CHANGES_AFTER_SEQ`).
     pub fn apply(&self, row: &Row) {
         let id: String = row.get(0);
@@ -89,8 +98,8 @@ impl Mirror {
         }
         let (json, text): (String, String) = (row.get(3), row.get(4));
         let expires_at_ms: Option<i64> = row.get(5);
-        let vector = match row.get::<_, Option<&[u8]>>(6) {
-            Some(blob) => Vector::Set(decode(blob)),
+        let vector = match self.vector(row.get(6), row.get(7)) {
+            Some(v) => Vector::Set(v),
             None => Vector::Drop,
         };
         let text_hash = self.text_hashes.hash_one(&text);

@@ -81,6 +81,9 @@ impl Store {
         let pool = pool(&connect, settings.pool_size)?;
         let mut client = pool.get().await.map_err(|e| OpenError::Connect(e.into()))?;
         migrate(&mut client).await.map_err(OpenError::from)?;
+        adopt_vectors(&client, index.vector_model().as_deref())
+            .await
+            .map_err(|e| OpenError::Load(e.into()))?;
         drop(client);
         let mirror = Arc::new(Mirror::new(index));
         let mut cursor = Cursor::default();
@@ -195,4 +198,22 @@ async fn within<T>(work: impl Future<Output = Result<T, StoreError>>) -> Result<
     tokio::time::timeout(WRITE_TIMEOUT, work)
         .await
         .map_err(|_| Unavailable::TimedOut)?
+}
+
+/// Vectors stored before each had its model's id came from Azure's
+/// embeddings deployment, the only model whose vectors were stored: a
+/// replica ranking by one adopts them (others embed those posts again).
+async fn adopt_vectors(
+    client: &tokio_postgres::Client,
+    model: Option<&str>,
+) -> Result<(), tokio_postgres::Error> {
+    if let Some(azure) = model.filter(|m| m.starts_with(crate::store::AZURE_MODEL_PREFIX)) {
+        client
+            .execute(
+                "UPDATE posts SET embedding_model = $1 WHERE embedding IS NOT NULL AND embedding_model IS NULL",
+                &[&azure],
+            )
+            .await?;
+    }
+    Ok(())
 }

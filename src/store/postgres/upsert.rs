@@ -12,10 +12,13 @@ pub(super) struct Columns<'a> {
     texts: Vec<&'a str>,
     expires: Vec<Option<i64>>,
     vectors: Vec<Option<Vec<u8>>>,
+    models: Vec<Option<&'a str>>,
 }
 
 impl<'a> Columns<'a> {
-    pub fn of(posts: &'a [StoredPost]) -> Self {
+    /// The rows of `posts`; vectors of another model than `model` are
+    /// left out (their posts are embedded again).
+    pub fn of(posts: &'a [StoredPost], model: Option<&str>) -> Self {
         let mut last: HashMap<&str, usize> = HashMap::new();
         for (i, p) in posts.iter().enumerate() {
             last.insert(p.post.id.as_str(), i);
@@ -34,9 +37,10 @@ impl<'a> Columns<'a> {
                 .collect(),
             texts: rows.iter().map(|p| p.search_text.as_str()).collect(),
             expires: rows.iter().map(|p| p.expires_at_ms).collect(),
-            vectors: rows
+            vectors: rows.iter().map(|&p| ours(p, model).map(encode)).collect(),
+            models: rows
                 .iter()
-                .map(|p| p.vector.as_deref().map(encode))
+                .map(|&p| ours(p, model).and(p.vector_model.as_deref()))
                 .collect(),
         }
     }
@@ -50,16 +54,18 @@ impl<'a> Columns<'a> {
     ) -> Result<(), StoreError> {
         let upsert = tx
             .prepare_cached(
-                "INSERT INTO posts (id, body, search_text, expires_at, embedding, seq)
-                 SELECT u.id, u.body::jsonb, u.search_text, u.expires_at, u.embedding, $6
-                 FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::bytea[])
-                      AS u(id, body, search_text, expires_at, embedding)
+                "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model, seq)
+                 SELECT u.id, u.body::jsonb, u.search_text, u.expires_at, u.embedding, u.model, $6
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::bytea[], $7::text[])
+                      AS u(id, body, search_text, expires_at, embedding, model)
                  ON CONFLICT (id) DO UPDATE SET
                    body = excluded.body,
                    search_text = excluded.search_text,
                    expires_at = excluded.expires_at,
                    embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
                                WHEN posts.search_text = excluded.search_text THEN posts.embedding END,
+                   embedding_model = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding_model
+                               WHEN posts.search_text = excluded.search_text THEN posts.embedding_model END,
                    embedding_claimed_until = CASE WHEN posts.search_text = excluded.search_text
                                THEN posts.embedding_claimed_until END,
                    deleted = false,
@@ -70,11 +76,19 @@ impl<'a> Columns<'a> {
         let c = self;
         tx.execute(
             &upsert,
-            &[&c.ids, &c.bodies, &c.texts, &c.expires, &c.vectors, &seq],
+            &[
+                &c.ids, &c.bodies, &c.texts, &c.expires, &c.vectors, &seq, &c.models,
+            ],
         )
         .await?;
         Ok(())
     }
+}
+
+/// `post`'s vector, unless another model than `model` computed it.
+fn ours<'a>(post: &'a StoredPost, model: Option<&str>) -> Option<&'a [f32]> {
+    let ours = model.is_none() || post.vector_model.as_deref() == model;
+    post.vector.as_deref().filter(|_| ours)
 }
 
 /// For each post of a batch, whether it was new: not among the `existing`

@@ -44,7 +44,7 @@ impl crate::store::Store for Store {
     /// Inserts or replaces posts in one transaction; returns for each
     /// whether it was new. Returns once this replica's index shows them.
     async fn upsert(&self, posts: Vec<StoredPost>) -> Result<Vec<bool>, StoreError> {
-        let columns = Columns::of(&posts);
+        let columns = Columns::of(&posts, self.inner.mirror.model.as_deref());
         let (existing, seq) = within(async {
             let mut client = self.client().await?;
             let tx = client.transaction().await?;
@@ -156,11 +156,12 @@ impl crate::store::Store for Store {
                 .query(
                     "UPDATE posts SET embedding_claimed_until = $2 + $3
                      WHERE id IN (SELECT id FROM posts
-                                  WHERE embedding IS NULL AND NOT deleted
+                                  WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM $4)
+                                    AND NOT deleted
                                     AND (embedding_claimed_until IS NULL OR embedding_claimed_until <= $2)
                                   ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
                      RETURNING id, search_text, expires_at",
-                    &[&(limit as i64), &now_ms(), &CLAIM_MS],
+                    &[&(limit as i64), &now_ms(), &CLAIM_MS, &self.inner.mirror.model],
                 )
                 .await?;
             Ok(rows
@@ -187,10 +188,11 @@ impl crate::store::Store for Store {
             let seq = next_seq(&tx).await?;
             let stored = tx
                 .execute(
-                    "UPDATE posts SET embedding = u.embedding, embedding_claimed_until = NULL, seq = $4
+                    "UPDATE posts SET embedding = u.embedding, embedding_model = $5,
+                            embedding_claimed_until = NULL, seq = $4
                      FROM unnest($1::text[], $2::text[], $3::bytea[]) AS u(id, search_text, embedding)
                      WHERE posts.id = u.id AND posts.search_text = u.search_text AND NOT posts.deleted",
-                    &[&ids, &texts, &vectors, &seq],
+                    &[&ids, &texts, &vectors, &seq, &self.inner.mirror.model],
                 )
                 .await?;
             if stored == 0 {

@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS posts (
     body        TEXT NOT NULL,
     search_text TEXT NOT NULL,
     expires_at  INTEGER,
-    embedding   BLOB
+    embedding   BLOB,
+    -- The model that computed the embedding (see `Index::vector_model`).
+    embedding_model TEXT
 );
 CREATE INDEX IF NOT EXISTS posts_expires_at ON posts(expires_at);
 -- The embedding backlog: found without scanning the embedded posts.
@@ -61,6 +63,8 @@ pub struct Db {
     pub(super) readers: Vec<Mutex<Connection>>,
     pub(super) next_reader: AtomicUsize,
     index: Arc<dyn Index>,
+    /// The index's vector model: the only vectors kept.
+    model: Option<String>,
 }
 
 impl Db {
@@ -79,6 +83,8 @@ impl Db {
              PRAGMA cache_size=-{WRITER_CACHE_KIB};"
         ))?;
         writer.execute_batch(SCHEMA)?;
+        let model = index.vector_model();
+        super::models::adopt_vectors(&writer, model.as_deref())?;
         let completed = crate::store::legacy::complete_stored_posts(&mut writer)?;
         if completed > 0 {
             tracing::info!(
@@ -95,9 +101,12 @@ impl Db {
             .collect::<Result<_, rusqlite::Error>>()?;
         let mut load = index.clone().loader();
         {
-            let mut stmt =
-                writer.prepare("SELECT id, search_text, expires_at, embedding FROM posts")?;
-            let mut rows = stmt.query([])?;
+            let mut stmt = writer.prepare(
+                "SELECT id, search_text, expires_at,
+                        CASE WHEN embedding_model = ?1 THEN embedding END
+                 FROM posts",
+            )?;
+            let mut rows = stmt.query(params![model])?;
             while let Some(r) = rows.next()? {
                 let (id, text, expires): (String, String, Option<i64>) =
                     (r.get(0)?, r.get(1)?, r.get(2)?);
@@ -111,7 +120,14 @@ impl Db {
             readers,
             next_reader: AtomicUsize::new(0),
             index,
+            model,
         })
+    }
+
+    /// `post`'s vector, unless another model than the index's computed it.
+    fn kept_vector<'a>(&self, post: &'a StoredPost) -> Option<&'a Vec<f32>> {
+        let ours = self.model.is_none() || post.vector_model == self.model;
+        post.vector.as_ref().filter(|_| ours)
     }
 
     pub(super) fn read<T>(
@@ -154,22 +170,34 @@ impl Db {
             {
                 let mut exists = tx.prepare_cached("SELECT 1 FROM posts WHERE id = ?1")?;
                 let mut upsert = tx.prepare_cached(
-                    "INSERT INTO posts (id, body, search_text, expires_at, embedding)
-                     VALUES (?1, ?2, ?3, ?4, ?5)
+                    "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                      ON CONFLICT(id) DO UPDATE SET body = excluded.body,
                        expires_at = excluded.expires_at,
                        embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
                                    WHEN posts.search_text = excluded.search_text
                                    THEN posts.embedding ELSE NULL END,
+                       embedding_model = CASE WHEN excluded.embedding IS NOT NULL
+                                   THEN excluded.embedding_model
+                                   WHEN posts.search_text = excluded.search_text
+                                   THEN posts.embedding_model ELSE NULL END,
                        search_text = excluded.search_text
                      RETURNING embedding IS NOT NULL",
                 )?;
                 for p in posts {
                     let is_new = !exists.exists(params![p.post.id])?;
                     let body = serde_json::to_string(&p.post).unwrap_or_default();
-                    let vector = p.vector.as_deref().map(encode);
+                    let vector = self.kept_vector(p);
+                    let model = vector.and(p.vector_model.as_deref());
                     let has_vector: bool = upsert.query_row(
-                        params![p.post.id, body, p.search_text, p.expires_at_ms, vector],
+                        params![
+                            p.post.id,
+                            body,
+                            p.search_text,
+                            p.expires_at_ms,
+                            vector.map(|v| encode(v)),
+                            model
+                        ],
                         |r| r.get(0),
                     )?;
                     created.push((is_new, has_vector));
@@ -180,7 +208,7 @@ impl Db {
         };
         let created = self.write_indexed(committed, |index, created| {
             for (p, (_, has_vector)) in posts.iter().zip(created) {
-                let vector = match (&p.vector, has_vector) {
+                let vector = match (self.kept_vector(p), has_vector) {
                     (Some(v), _) => Vector::Set(v.clone()),
                     (None, true) => Vector::Keep,
                     (None, false) => Vector::Drop,
@@ -238,7 +266,7 @@ impl Db {
     pub fn export(&self, after: i64, limit: usize) -> Result<(Vec<StoredPost>, i64), StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT rowid, body, search_text, expires_at, embedding FROM posts
+                "SELECT rowid, body, search_text, expires_at, embedding, embedding_model FROM posts
                  WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
             )?;
             let mut rows = stmt.query(params![after, limit as i64])?;
@@ -253,6 +281,7 @@ impl Db {
                     search_text: r.get(2)?,
                     expires_at_ms: r.get(3)?,
                     vector: r.get::<_, Option<Vec<u8>>>(4)?.as_deref().map(decode),
+                    vector_model: r.get(5)?,
                 });
             }
             Ok((out, last))
@@ -280,12 +309,14 @@ impl Db {
                 let tx = c.transaction()?;
                 let stored = {
                     let mut update = tx.prepare_cached(
-                        "UPDATE posts SET embedding = ?3 WHERE id = ?1 AND search_text = ?2",
+                        "UPDATE posts SET embedding = ?3, embedding_model = ?4
+                         WHERE id = ?1 AND search_text = ?2",
                     )?;
                     items
                         .iter()
                         .map(|((id, search_text, _), vector)| {
-                            Ok(update.execute(params![id, search_text, encode(vector)])? > 0)
+                            let row = params![id, search_text, encode(vector), self.model];
+                            Ok(update.execute(row)? > 0)
                         })
                         .collect::<rusqlite::Result<Vec<bool>>>()?
                 };
@@ -293,10 +324,10 @@ impl Db {
                 Ok(stored)
             },
             |index, stored| {
-                for (((id, _, expires), vector), _) in
+                for (((id, text, expires), vector), _) in
                     items.iter().zip(stored).filter(|(_, stored)| **stored)
                 {
-                    index.set_vector(id.clone(), *expires, vector.clone());
+                    index.set_vector(id.clone(), text, *expires, vector.clone());
                 }
             },
         )?;
@@ -312,9 +343,10 @@ mod tests {
     use super::*;
     use crate::store::{Loader, StoredRun};
 
-    /// An index that remembers which posts it holds and which have a vector.
+    /// An index that remembers which posts it holds and which have a
+    /// vector, ranking by the model it names.
     #[derive(Default)]
-    struct Held(Mutex<HashMap<String, bool>>);
+    struct Held(Mutex<HashMap<String, bool>>, Option<String>);
 
     impl Held {
         fn counts(&self) -> (usize, usize) {
@@ -340,7 +372,7 @@ mod tests {
         fn refresh(&self, id: &str, text: &str, expires_at_ms: Option<i64>, vector: Vector) {
             self.index(id, text, expires_at_ms, vector);
         }
-        fn set_vector(&self, id: String, _: Option<i64>, _: Vec<f32>) {
+        fn set_vector(&self, id: String, _: &str, _: Option<i64>, _: Vec<f32>) {
             self.0.lock().unwrap().insert(id, true);
         }
         fn remove(&self, ids: &[&str]) {
@@ -351,6 +383,9 @@ mod tests {
         }
         fn posts(&self) -> usize {
             self.0.lock().unwrap().len()
+        }
+        fn vector_model(&self) -> Option<String> {
+            self.1.clone()
         }
     }
 
@@ -369,9 +404,74 @@ mod tests {
     }
 
     fn open(dir: &tempfile::TempDir) -> (Db, Arc<Held>) {
-        let held = Arc::new(Held::default());
+        open_with(dir, "model-a")
+    }
+
+    fn open_with(dir: &tempfile::TempDir, model: &str) -> (Db, Arc<Held>) {
+        let held = Arc::new(Held(Mutex::default(), Some(model.to_owned())));
         let db = Db::open(&dir.path().join("posts.db"), held.clone()).unwrap();
         (db, held)
+    }
+
+    #[test]
+    fn a_change_of_model_drops_its_vectors_and_embeds_the_posts_again() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let (store, held) = open_with(&dir, "model-a");
+            store
+                .upsert(&[stored("a", "first text"), stored("b", "other post")])
+                .unwrap();
+            let pending = store.pending_embeddings(10).unwrap();
+            store
+                .set_embeddings(pending.into_iter().map(|p| (p, vec![1.0, 0.0])).collect())
+                .unwrap();
+            assert_eq!(held.counts(), (2, 2));
+        }
+        // Reopened with the same model: loaded, nothing to embed.
+        {
+            let (store, held) = open_with(&dir, "model-a");
+            assert_eq!(held.counts(), (2, 2));
+            assert!(store.pending_embeddings(10).unwrap().is_empty());
+        }
+        // Another model: none of model-a's vectors is loaded, both posts wait.
+        let (store, held) = open_with(&dir, "model-b");
+        assert_eq!(held.counts(), (2, 0));
+        assert_eq!(store.pending_embeddings(10).unwrap().len(), 2);
+        // A migrated vector of another model is not kept either.
+        let mut migrated = stored("c", "third");
+        migrated.vector = Some(vec![0.0, 1.0]);
+        migrated.vector_model = Some("model-a".into());
+        store.upsert(&[migrated]).unwrap();
+        assert_eq!(held.counts(), (3, 0));
+        assert_eq!(store.pending_embeddings(10).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn vectors_stored_before_model_ids_are_adopted_by_an_azure_deployment_only() {
+        for (model, loaded) in [("azure:embed-small", 1), ("multilingual-e5", 0)] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("posts.db");
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(
+                "CREATE TABLE posts (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+                   body TEXT NOT NULL, search_text TEXT NOT NULL, expires_at INTEGER, embedding BLOB);",
+            )
+            .unwrap();
+            let body = serde_json::to_string(&PostSummary::example("a", "vpn drops")).unwrap();
+            old.execute(
+                "INSERT INTO posts (id, body, search_text, embedding) VALUES ('a', ?1, 'vpn drops', ?2)",
+                params![body, encode(&[1.0, 0.0])],
+            )
+            .unwrap();
+            drop(old);
+            let (store, held) = open_with(&dir, model);
+            assert_eq!(held.counts(), (1, loaded), "{model}");
+            assert_eq!(
+                store.pending_embeddings(10).unwrap().len(),
+                1 - loaded,
+                "{model}"
+            );
+        }
     }
 
     fn stored(id: &str, text: &str) -> StoredPost {
@@ -380,6 +480,7 @@ mod tests {
             search_text: text.into(),
             expires_at_ms: None,
             vector: None,
+            vector_model: None,
         }
     }
 

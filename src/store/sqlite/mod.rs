@@ -1,6 +1,7 @@
 //! SQLite storage, for one process (`posts.backend = "sqlite"`, the
 //! default): one WAL database, posts as JSON with their searchable text and
-//! their embedding when known, run records beside them ([`runs`]). The
+//! their embedding (and the id of its model, [`models`]) when known, run
+//! records beside them ([`runs`]). The
 //! [`Index`] is updated under the writer's lock after each commit, so it
 //! follows commit order.
 
@@ -13,6 +14,7 @@ use crate::contract::PostSummary;
 pub use db::Db;
 
 mod db;
+mod models;
 mod runs;
 
 /// The store: the database, worked on blocking threads.

@@ -15,7 +15,11 @@ pub mod tls;
 
 use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 
-use linkup_suggestions::{App, azure_auth::Identity, settings::Settings};
+use linkup_suggestions::{
+    App,
+    azure_auth::Identity,
+    settings::{EmbedderSetting, PostsBackend, Settings},
+};
 use serde_json::{Value, json};
 
 pub use graph::{Doc, FakeGraph};
@@ -85,6 +89,9 @@ pub struct TestApp {
     pub graph: FakeGraph,
     pub openai: FakeOpenAi,
     pub db_path: PathBuf,
+    /// Posts are embedded by the multilingual model in the background: a
+    /// write returns once they are (a view comes after its post is stored).
+    pub embeds_locally: bool,
     _dir: tempfile::TempDir,
     pub shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     pub server: tokio::task::JoinHandle<anyhow::Result<()>>,
@@ -128,6 +135,14 @@ pub async fn spawn_app_on(
     let mut env = test_env(&graph, &openai, &db_path, &options);
     edit(&mut env);
     let settings = Settings::load_from(&PathBuf::from("config"), env).expect("test settings");
+    // (SQLite: the tests of PostgreSQL replicas wait for what they need.)
+    let embeds_locally = settings.posts.backend == PostsBackend::Sqlite
+        && match settings.posts.embedder {
+            EmbedderSetting::Local => true,
+            EmbedderSetting::Auto => settings.azure_openai.embedding_deployment.is_empty(),
+            _ => false,
+        };
+    let settings_db_path = settings.posts.db_path.clone();
     let app = App::build_with(settings, identity)
         .await
         .expect("app builds");
@@ -146,7 +161,9 @@ pub async fn spawn_app_on(
             .expect("client"),
         graph,
         openai,
-        db_path,
+        // The database the app opened (a test may name its own).
+        db_path: settings_db_path,
+        embeds_locally,
         _dir: dir,
         shutdown: Some(tx),
         server,
@@ -270,7 +287,32 @@ impl TestApp {
             .await
             .expect("put");
         let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
+        let body = res.json().await.unwrap_or(Value::Null);
+        self.wait_until_local_vectors().await;
+        (status, body)
+    }
+
+    /// With the multilingual model, waits (at most 30 s) until every post
+    /// stored has its vector.
+    pub async fn wait_until_local_vectors(&self) {
+        if !self.embeds_locally {
+            return;
+        }
+        for _ in 0..600 {
+            let conn = rusqlite::Connection::open(&self.db_path).expect("the post index");
+            let waiting: i64 = conn
+                .query_row(
+                    "SELECT count(*) FROM posts WHERE embedding IS NULL",
+                    [],
+                    |r| r.get(0),
+                )
+                .expect("count");
+            if waiting == 0 {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("posts were not embedded by the multilingual model");
     }
 
     /// Posts in the index with a vector.
@@ -305,7 +347,9 @@ impl TestApp {
             .await
             .expect("post batch");
         let status = res.status().as_u16();
-        (status, res.json().await.unwrap_or(Value::Null))
+        let body = res.json().await.unwrap_or(Value::Null);
+        self.wait_until_local_vectors().await;
+        (status, body)
     }
 }
 
