@@ -143,3 +143,68 @@ async fn each_post_is_embedded_by_one_replica_and_its_vector_reaches_all() {
         "{body}"
     );
 }
+
+/// `linkup_local_embeddings_total{purpose="post"}` on `app` (0 before any).
+async fn posts_embedded_here(app: &TestApp) -> f64 {
+    let metrics = app.get_text("/metrics").await;
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("linkup_local_embeddings_total{purpose=\"post\"} "))
+        .map_or(0.0, |v| v.trim().parse().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_multilingual_models_vectors_are_shared_and_a_new_model_embeds_every_post_again() {
+    let (_pg, url) = database().await;
+    let (a, b) = (replica(&url, false).await, replica(&url, false).await);
+    let posts: Vec<Value> = (0..12)
+        .map(|i| {
+            let mut p = post_body(&format!("사무실 화분 물주기 당번 {i}"), &[]);
+            p["id"] = json!(format!("m-{i}"));
+            p
+        })
+        .collect();
+    assert_eq!(a.post_batch(&posts).await.0, 200);
+    for app in [&a, &b] {
+        eventually(
+            Duration::from_secs(20),
+            "every vector on each replica",
+            || async { gauge(app, "linkup_posts_embedded").await == 12.0 },
+        )
+        .await;
+    }
+    assert_eq!(
+        posts_embedded_here(&a).await + posts_embedded_here(&b).await,
+        12.0,
+        "each post embedded once, by one replica"
+    );
+
+    // Vectors of another model are neither loaded nor kept: a replica
+    // starting now embeds every post again, and the others take its vectors.
+    let db = {
+        let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        client
+    };
+    db.execute("UPDATE posts SET embedding_model = 'another-model'", &[])
+        .await
+        .unwrap();
+    let c = replica(&url, false).await;
+    eventually(
+        Duration::from_secs(30),
+        "the posts embedded again by the running model",
+        || async { gauge(&c, "linkup_posts_embedded").await == 12.0 },
+    )
+    .await;
+    let stale: i64 = db
+        .query_one(
+            "SELECT count(*) FROM posts WHERE embedding_model = 'another-model'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(stale, 0);
+}
