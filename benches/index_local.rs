@@ -125,7 +125,7 @@ pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {
         let query = search_text(&p.text, &p.tags);
         let t = Instant::now();
         let found = index
-            .search(&query, &[p.id.clone()], 5, Within::default())
+            .search(&query, std::slice::from_ref(&p.id), 5, Within::default())
             .await
             .expect("search");
         views.push(t.elapsed());
