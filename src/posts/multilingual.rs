@@ -134,7 +134,15 @@ impl Multilingual {
 
     /// The vectors of `texts`, on a blocking thread of the pool.
     pub async fn embed_many(self: &Arc<Self>, texts: Vec<String>) -> Option<Vec<Vec<f32>>> {
-        let _permit = self.pool.clone().acquire_owned().await.ok()?;
+        let permit = self.pool.clone().acquire_owned().await.ok()?;
+        self.embed_with(permit, texts).await
+    }
+
+    async fn embed_with(
+        self: &Arc<Self>,
+        _permit: tokio::sync::OwnedSemaphorePermit,
+        texts: Vec<String>,
+    ) -> Option<Vec<Vec<f32>>> {
         let model = self.clone();
         tokio::task::spawn_blocking(move || texts.iter().map(|t| model.embed_now(t)).collect())
             .await
@@ -142,9 +150,11 @@ impl Multilingual {
     }
 
     /// A query's vector (`digest`: its text's), and whether it was
-    /// embedded now: remembered, or embedded on the pool, unless that is
-    /// not done by `by` (it is then remembered for the next view).
-    /// `new_texts` false (overload): only a remembered vector.
+    /// embedded now: remembered, or embedded on the pool when a thread of
+    /// it frees by `by` (a burst waits for threads, it queues no work past
+    /// its deadline); once started, the embedding is finished and
+    /// remembered even if `by` passes. `new_texts` false (overload): only a
+    /// remembered vector.
     pub async fn query(
         self: &Arc<Self>,
         text: &str,
@@ -155,13 +165,18 @@ impl Multilingual {
         if let Some(v) = self.recent.get(&digest).await {
             return Some((v, false));
         }
-        if !new_texts || by.is_some_and(|by| by <= Instant::now()) {
+        if !new_texts {
             return None;
         }
+        let free = self.pool.clone().acquire_owned();
+        let permit = match by {
+            Some(by) => tokio::time::timeout_at(by, free).await.ok()?.ok()?,
+            None => free.await.ok()?,
+        };
         let model = self.clone();
         let text = text.to_owned();
         let embedding = tokio::spawn(async move {
-            let v: Arc<[f32]> = model.embed_many(vec![text]).await?.pop()?.into();
+            let v: Arc<[f32]> = model.embed_with(permit, vec![text]).await?.pop()?.into();
             model.recent.insert(digest, v.clone()).await;
             Some(v)
         });
@@ -218,5 +233,17 @@ mod tests {
         );
         let past = Some(Instant::now());
         assert!(model.query("another text", 2, past, true).await.is_none());
+        // Every thread busy: a query waits for one until its time is up,
+        // and leaves no work queued behind it.
+        let busy: Vec<_> = (0..model.pool.available_permits())
+            .map(|_| model.pool.clone().try_acquire_owned().unwrap())
+            .collect();
+        let soon = Some(Instant::now() + std::time::Duration::from_millis(50));
+        assert!(model.query("a third text", 3, soon, true).await.is_none());
+        drop(busy);
+        assert!(
+            model.recent.get(&3).await.is_none(),
+            "nothing embedded after"
+        );
     }
 }
