@@ -292,13 +292,14 @@ impl TestApp {
         (status, body)
     }
 
-    /// With the multilingual model, waits (at most 30 s) until every post
-    /// stored has its vector.
+    /// With the multilingual model, waits (at most two minutes: one core
+    /// embeds 50–70 posts a second, fewer while other tests run) until
+    /// every post stored has its vector.
     pub async fn wait_until_local_vectors(&self) {
         if !self.embeds_locally {
             return;
         }
-        for _ in 0..600 {
+        for _ in 0..2400 {
             let conn = rusqlite::Connection::open(&self.db_path).expect("the post index");
             let waiting: i64 = conn
                 .query_row(
