@@ -165,7 +165,7 @@ impl Multilingual {
         if let Some(v) = self.recent.get(&digest).await {
             return Some((v, false));
         }
-        if !new_texts {
+        if !new_texts || by.is_some_and(|by| by <= Instant::now()) {
             return None;
         }
         let free = self.pool.clone().acquire_owned();
@@ -233,6 +233,10 @@ mod tests {
         );
         let past = Some(Instant::now());
         assert!(model.query("another text", 2, past, true).await.is_none());
+        assert!(
+            model.recent.get(&2).await.is_none(),
+            "no work past a deadline"
+        );
         // Every thread busy: a query waits for one until its time is up,
         // and leaves no work queued behind it.
         let busy: Vec<_> = (0..model.pool.available_permits())
