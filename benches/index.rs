@@ -3,12 +3,16 @@
 //! SQLite, and with PostgreSQL (a throwaway server; two replicas in this
 //! process, for the propagation delay from one to the other).
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use linkup_suggestions::{
     contract::PostSummary,
     llm::AzureOpenAi,
     posts::{PostIndex, Within},
+    store::Store,
     upstream::Upstreams,
 };
 
@@ -81,18 +85,25 @@ async fn open_with(dir: &std::path::Path, openai: &FakeOpenAi, pg: Option<&str>)
         env.push(("LINKUP__POSTS__BACKEND", "postgres".into()));
         env.push(("LINKUP__POSTS__DATABASE_URL", url.into()));
     }
-    let settings = deps::settings(dir, &env);
+    open_settings(&deps::settings(dir, &env)).await.0
+}
+
+/// The index `settings` configure, its store, and its vectors' model id.
+pub(super) async fn open_settings(
+    settings: &linkup_suggestions::settings::Settings,
+) -> (PostIndex, Arc<dyn Store>, Option<String>) {
     let llm = AzureOpenAi::new(
-        Upstreams::new(&settings).expect("clients").azure,
+        Upstreams::new(settings).expect("clients").azure,
         &settings.azure_openai,
     );
     let ranker = PostIndex::ranker(&settings.posts, &llm)
         .await
         .expect("the ranking");
+    let model = ranker.index().vector_model();
     let store = linkup_suggestions::store::open(&settings.posts, ranker.index(), None)
         .await
         .expect("the store opens");
-    PostIndex::new(ranker, store, llm)
+    (PostIndex::new(ranker, store.clone(), llm), store, model)
 }
 
 async fn one_size(n: usize) -> Vec<Row> {

@@ -12,10 +12,8 @@ use std::{
 
 use linkup_suggestions::{
     contract::PostSummary,
-    llm::AzureOpenAi,
     posts::{PostIndex, Within, search_text},
     store::{Store, StoredPost},
-    upstream::Upstreams,
 };
 
 use super::{Row, pct, support::deps};
@@ -74,18 +72,7 @@ fn rss_mb() -> f64 {
 /// The index with the multilingual model over SQLite in `dir`, and its store.
 async fn open(dir: &std::path::Path) -> (PostIndex, Arc<dyn Store>, Option<String>) {
     let settings = deps::settings(dir, &[("LINKUP__POSTS__EMBEDDER", "local".to_owned())]);
-    let llm = AzureOpenAi::new(
-        Upstreams::new(&settings).expect("clients").azure,
-        &settings.azure_openai,
-    );
-    let ranker = PostIndex::ranker(&settings.posts, &llm)
-        .await
-        .expect("the ranking");
-    let model = ranker.index().vector_model();
-    let store = linkup_suggestions::store::open(&settings.posts, ranker.index(), None)
-        .await
-        .expect("the store opens");
-    (PostIndex::new(ranker, store.clone(), llm), store, model)
+    super::index::open_settings(&settings).await
 }
 
 pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {

@@ -24,9 +24,6 @@ const CANDIDATES: usize = 50;
 /// Least share of the query's term weight a post must contain to be related
 /// by words (see [`lexical::Lexical::search`]).
 const MIN_COVERAGE: f32 = 0.4;
-/// With the multilingual model ranking by meaning: the least coverage of a
-/// post related by words alone.
-const MULTILINGUAL_COVERAGE: f32 = 0.8;
 /// By words, a post is not suggested when its coverage is under this share
 /// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
@@ -146,21 +143,15 @@ impl PostIndex {
         let (ids, lexical_only) = match semantic {
             Some((semantic, spread)) => {
                 let by_meaning = related_by_meaning(&semantic, spread, &self.floors);
-                // For the multilingual model, when the index's spread tells,
-                // words admit only a post holding most of the query's term
-                // weight: its meaning decides the rest (on the tuning half,
-                // words at the usual floors added 0.05 to hit@5 and 0.5 to
-                // 0.7 unrelated posts a panel; at this one, 0.01 and 0.04).
-                let related: Vec<&str> =
-                    if self.embedder == Embedder::Local && relevance::tells(spread) {
-                        above(&words.ranked, |best| {
-                            MULTILINGUAL_COVERAGE.max(best * RELATIVE_FLOOR)
-                        })
-                        .chain(by_meaning)
-                        .collect()
-                    } else {
-                        related_by_coverage(&words).chain(by_meaning).collect()
-                    };
+                // Where the model's meaning can judge (the spread tells), its
+                // floors may ask more of words alone (see `Floors`).
+                let by_words = match self.floors.words_beside_meaning {
+                    Some(coverage) if relevance::tells(spread) => {
+                        related_by_coverage(&words, coverage, false)
+                    }
+                    _ => related_by_coverage(&words, MIN_COVERAGE, true),
+                };
+                let related: Vec<&str> = by_words.chain(by_meaning).collect();
                 if self.payload_logs {
                     log_candidates(&words, Some((&semantic, spread)), &related);
                 }
@@ -306,17 +297,26 @@ impl PostIndex {
     }
 }
 
-/// Ids of the candidates related by words: enough coverage, or a rare word shared.
-fn related_by_coverage(words: &WordHits) -> impl Iterator<Item = &str> {
-    above(&words.ranked, |best| {
-        MIN_COVERAGE.max(best * RELATIVE_FLOOR)
-    })
-    .chain(words.sharing_rare.iter().map(String::as_str))
+/// Ids of the candidates related by words: `min_coverage` and three
+/// quarters of the best candidate's, or (`rare`) a rare word shared.
+fn related_by_coverage(
+    words: &WordHits,
+    min_coverage: f32,
+    rare: bool,
+) -> Box<dyn Iterator<Item = &str> + '_> {
+    let covered = above(&words.ranked, move |best| {
+        min_coverage.max(best * RELATIVE_FLOOR)
+    });
+    if rare {
+        Box::new(covered.chain(words.sharing_rare.iter().map(String::as_str)))
+    } else {
+        Box::new(covered)
+    }
 }
 
 /// The first `limit` posts related by words, in text rank order.
 fn related_by_words(words: &WordHits, limit: usize) -> Vec<String> {
-    let related: Vec<&str> = related_by_coverage(words).collect();
+    let related: Vec<&str> = related_by_coverage(words, MIN_COVERAGE, true).collect();
     words
         .ranked
         .iter()
