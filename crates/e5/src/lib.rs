@@ -270,8 +270,6 @@ impl Model {
             }
         }
         kernels::add_layernorm(&mut x, None, &self.norm.0, &self.norm.1, h, eps);
-        let hd = h / heads;
-        let scale = 1.0 / (hd as f32).sqrt();
         let (mut q, mut k, mut v) = (
             vec![0f32; t_len * h],
             vec![0f32; t_len * h],
@@ -287,33 +285,7 @@ impl Model {
             kernels::matmul(self.simd, layer.q.0, &layer.q.1, &a, &mut q, t_len, h, h);
             kernels::matmul(self.simd, layer.k.0, &layer.k.1, &a, &mut k, t_len, h, h);
             kernels::matmul(self.simd, layer.v.0, &layer.v.1, &a, &mut v, t_len, h, h);
-            for t in 0..t_len {
-                for head in 0..heads {
-                    let qh = &q[t * h + head * hd..][..hd];
-                    let mut max = f32::NEG_INFINITY;
-                    for (s, p) in probs.iter_mut().enumerate() {
-                        let kh = &k[s * h + head * hd..][..hd];
-                        let d = qh.iter().zip(kh).map(|(a, b)| a * b).sum::<f32>() * scale;
-                        *p = d;
-                        max = max.max(d);
-                    }
-                    let mut sum = 0.0;
-                    for p in probs.iter_mut() {
-                        *p = (*p - max).exp();
-                        sum += *p;
-                    }
-                    let inv = 1.0 / sum;
-                    let out = &mut ctx[t * h + head * hd..][..hd];
-                    out.fill(0.0);
-                    for (s, p) in probs.iter().enumerate() {
-                        let vh = &v[s * h + head * hd..][..hd];
-                        let p = p * inv;
-                        for (o, v) in out.iter_mut().zip(vh) {
-                            *o += p * v;
-                        }
-                    }
-                }
-            }
+            kernels::attention(self.simd, (&q, &k, &v), &mut ctx, &mut probs, heads);
             a.set(self.simd, &ctx, t_len, h);
             kernels::matmul(
                 self.simd,
@@ -338,9 +310,7 @@ impl Model {
                 ff,
                 h,
             );
-            for m in mid.iter_mut() {
-                *m = kernels::gelu(*m);
-            }
+            kernels::gelu(self.simd, &mut mid);
             a.set(self.simd, &mid, t_len, ff);
             kernels::matmul(
                 self.simd,
