@@ -30,10 +30,10 @@ pub fn is_korean(text: &str) -> bool {
 }
 
 /// What comes off the end of a word that leaves its noun: particles
-/// (josa), the copula's forms, and the light verbs 하다/되다 with their
-/// endings (`신청하려면`, `재시작돼요` are nouns made verbs). From Korean
-/// grammar, not from any data set.
-const NOUN_SUFFIXES: &[&str] = &[
+/// (josa) and the copula's forms; with [`LIGHT_VERB_ENDINGS`] (`신청하려면`,
+/// `재시작돼요` are nouns made verbs). From Korean grammar, not from any
+/// data set.
+const PARTICLES: &[&str] = &[
     // Particles, and particles with a topic or additive marker after them.
     "이",
     "가",
@@ -94,7 +94,10 @@ const NOUN_SUFFIXES: &[&str] = &[
     "인가요",
     "이나요",
     "이랑요",
-    // 하다 and 되다 with their endings.
+];
+
+/// The light verbs 하다 and 되다 with their endings, written onto a noun.
+const LIGHT_VERB_ENDINGS: &[&str] = &[
     "해요",
     "했어요",
     "하나요",
@@ -240,12 +243,12 @@ const FUNCTION_WORDS: &[&str] = &[
 /// least: `휴가` stays whole, `휴가가` is `휴가`). None for a function word
 /// or a bare suffix (`어디서`, `하나요`).
 pub fn stem(word: &str) -> Option<&str> {
-    if FUNCTION_WORDS.contains(&word) || NOUN_SUFFIXES.contains(&word) {
+    if FUNCTION_WORDS.contains(&word) || is_noun_suffix(word) {
         return None;
     }
     let mut stem = word;
     for _ in 0..2 {
-        match strip(stem, NOUN_SUFFIXES) {
+        match strip_noun(stem) {
             Some(shorter) => stem = shorter,
             None => break,
         }
@@ -253,22 +256,144 @@ pub fn stem(word: &str) -> Option<&str> {
     (!FUNCTION_WORDS.contains(&stem)).then_some(stem)
 }
 
-/// The query term of a Hangul word: [`stem`], unless the word is a verb or
-/// adjective of its own (a [`VERB_ENDINGS`] ending and no noun before it).
-pub fn query_stem(word: &str) -> Option<&str> {
-    if strip(word, NOUN_SUFFIXES).is_none() && strip(word, VERB_ENDINGS).is_some() {
+/// One-syllable particles that also end nouns: `휴가`, `평가` (가),
+/// `심각도`, `온도` (도), `회의`, `문의` (의), `결과` (과), `경로` (로). Their
+/// shape cannot tell `휴가가` from `여름휴가`; the next word can.
+const NOUN_FINAL_PARTICLES: &[&str] = &["이", "가", "도", "의", "로", "와", "과", "나", "만"];
+
+/// Nouns that only follow a verb or adjective in its adnominal form
+/// (`만들 수`, `받은 거`): the word before them is a predicate.
+const DEPENDENT_NOUNS: &[&str] = &["수", "때", "것", "거", "줄", "지", "적"];
+
+/// The query term of a Hangul word: its stem, as a person would type it
+/// into a search box, or none for a predicate (a verb or adjective: it says
+/// what to do, not what about). `next` is the word after it in the same
+/// clause, if any: a one-syllable particle that nouns also end with comes
+/// off only when a predicate or a function word follows (`파드가 계속`,
+/// `서버가 죽었어요`), or when it is `이` after a closed syllable, the
+/// subject particle's form there (`노트북이`). Before another noun, or
+/// ending a title, it is the noun's own (`여름휴가 일정`, `심각도`). A
+/// noun is never cut below itself.
+pub fn query_stem<'a>(word: &'a str, next: Option<&str>) -> Option<&'a str> {
+    if is_predicate(word, next) {
         return None;
     }
-    stem(word)
+    let mut stem = word;
+    for round in 0..2 {
+        let Some(shorter) = strip_noun(stem) else {
+            break;
+        };
+        let suffix = &stem[shorter.len()..];
+        // Only the particle next to the following word is told by it.
+        if NOUN_FINAL_PARTICLES.contains(&suffix)
+            && (round > 0 || !particle_by_context(shorter, suffix, next))
+        {
+            break;
+        }
+        stem = shorter;
+    }
+    (!FUNCTION_WORDS.contains(&stem)).then_some(stem)
+}
+
+/// Whether `word`, in front of `next`, is a verb or adjective of its own
+/// (not a noun made one with 하다/되다), by the shape of its ending:
+/// - a verb ending after a stem of one syllable or more (`싶은데`,
+///   `났는데`, `받아야`, `봐요`, `줄이려면`);
+/// - `아/어` fused into an open stem before `서`, `야`, `요` (`느려서`,
+///   `바빠서`): nouns ending in `서` close the syllable before it
+///   (`신청서`, `계약서`) or have another vowel (`보고서`, `명세서`);
+/// - one syllable and an adnominal ending or a particle no noun ends with
+///   (`먹은`, `같은`, `받을`, `중에`): a one-syllable stem is no term
+///   either way;
+/// - an adnominal form (ending in ㄴ or ㄹ) before a dependent noun
+///   (`만들 수`, `만든 거`).
+fn is_predicate(word: &str, next: Option<&str>) -> bool {
+    if strip_noun(word).is_some() {
+        // A noun with a particle, or made a verb: its noun is the term.
+        return false;
+    }
+    let syllables: Vec<char> = word.chars().collect();
+    let n = syllables.len();
+    if strip_leaving(word, VERB_ENDINGS, 1).is_some() {
+        return true;
+    }
+    if n >= 2
+        && ['서', '야', '요'].contains(&syllables[n - 1])
+        && jamo(syllables[n - 2])
+            .is_some_and(|(vowel, fin)| fin == 0 && FUSED_VOWELS.contains(&vowel))
+    {
+        return true;
+    }
+    if n == 2 && ['은', '는', '을', '를', '에', '던', '된', '될'].contains(&syllables[1]) {
+        return true;
+    }
+    let adnominal = jamo(syllables[n - 1]).is_some_and(|(_, fin)| fin == FINAL_N || fin == FINAL_L);
+    adnominal && next.is_some_and(|w| DEPENDENT_NOUNS.contains(&w))
+}
+
+/// Whether `suffix` on `stem` is a particle, told by the word after it
+/// (see [`query_stem`]).
+fn particle_by_context(stem: &str, suffix: &str, next: Option<&str>) -> bool {
+    let closed = stem
+        .chars()
+        .last()
+        .and_then(jamo)
+        .is_some_and(|(_, fin)| fin != 0);
+    if suffix == "이" && closed {
+        return true;
+    }
+    // A word of one syllable after it is an adverb (`안`, `잘`, `좀`).
+    next.is_some_and(|w| {
+        w.chars().count() == 1
+            || FUNCTION_WORDS.contains(&w)
+            || is_noun_suffix(w)
+            || is_predicate(w, None)
+            || strip(w, LIGHT_VERB_ENDINGS).is_some()
+    })
+}
+
+/// The vowels `아`/`어` fuse into with an open stem: ㅏ, ㅓ, ㅕ, ㅘ, ㅝ
+/// (`가`, `서`, `려`, `봐`, `줘`).
+const FUSED_VOWELS: [u32; 5] = [0, 4, 6, 9, 14];
+/// The final consonants ㄴ and ㄹ (adnominal endings).
+const FINAL_N: u32 = 4;
+const FINAL_L: u32 = 8;
+
+/// A Hangul syllable's vowel and final consonant indices (0: none).
+fn jamo(c: char) -> Option<(u32, u32)> {
+    is_hangul(c).then(|| {
+        let i = c as u32 - 0xAC00;
+        ((i / 28) % 21, i % 28)
+    })
+}
+
+/// Whether `w` is a particle or a light verb's ending.
+fn is_noun_suffix(w: &str) -> bool {
+    PARTICLES.contains(&w) || LIGHT_VERB_ENDINGS.contains(&w)
+}
+
+/// `word` without the longest particle or light verb's ending it ends with,
+/// when two syllables remain.
+fn strip_noun(word: &str) -> Option<&str> {
+    [strip(word, PARTICLES), strip(word, LIGHT_VERB_ENDINGS)]
+        .into_iter()
+        .flatten()
+        .min_by_key(|stem| stem.len())
 }
 
 /// `word` without the longest of `suffixes` it ends with, when two
 /// syllables remain.
 fn strip<'a>(word: &'a str, suffixes: &[&str]) -> Option<&'a str> {
+    strip_leaving(word, suffixes, 2)
+}
+
+/// `word` without the longest of `suffixes` it ends with, when `least`
+/// syllables remain.
+fn strip_leaving<'a>(word: &'a str, suffixes: &[&str], least: usize) -> Option<&'a str> {
     let syllables = word.chars().count();
     suffixes
         .iter()
-        .filter(|s| word.ends_with(**s) && syllables >= s.chars().count() + 2)
+        .filter(|s| word.ends_with(**s) && syllables >= s.chars().count() + least)
         .map(|s| &word[..word.len() - s.len()])
         .min_by_key(|stem| stem.len())
 }
@@ -310,12 +435,59 @@ mod tests {
 
     #[test]
     fn a_verb_of_its_own_gives_no_query_term_and_a_noun_made_verb_its_noun() {
-        assert_eq!(query_stem("줄이려면"), None);
-        assert_eq!(query_stem("깔려는데"), None);
-        assert_eq!(query_stem("신청하려면"), Some("신청"));
-        assert_eq!(query_stem("재시작돼요"), Some("재시작"));
-        assert_eq!(query_stem("비용이"), Some("비용"));
+        assert_eq!(query_stem("줄이려면", None), None);
+        assert_eq!(query_stem("깔려는데", None), None);
+        assert_eq!(query_stem("신청하려면", None), Some("신청"));
+        assert_eq!(query_stem("재시작돼요", None), Some("재시작"));
+        assert_eq!(query_stem("비용이", Some("갑자기")), Some("비용"));
         assert_eq!(stem("줄이려면"), Some("줄이려면"), "indexed as written");
+    }
+
+    /// Issue 51's examples: predicate forms never take a query slot.
+    #[test]
+    fn verbs_and_adjectives_by_the_shape_of_their_endings_give_no_query_term() {
+        for (word, next) in [
+            ("느려서", Some("교체")),
+            ("싶은데", None),
+            ("봐요", None),
+            ("먹은", Some("경비")),
+            ("받아야", Some("머지")),
+            ("같은", Some("거")),
+            ("만들", Some("수")),
+            ("만든", Some("거")),
+            ("났는데", None),
+            ("올렸는데", Some("리뷰어")),
+            ("바빠서", None),
+            ("좋은", Some("방법")),
+        ] {
+            assert_eq!(query_stem(word, next), None, "{word} {next:?}");
+        }
+    }
+
+    /// A noun is never cut below itself: a one-syllable particle that
+    /// nouns also end with comes off only where the next word says it is one.
+    #[test]
+    fn nouns_that_end_like_a_particle_stay_whole() {
+        for (word, next, want) in [
+            ("여름휴가", Some("일정"), "여름휴가"),
+            ("여름휴가", None, "여름휴가"),
+            ("여름휴가를", Some("언제"), "여름휴가"),
+            ("심각도", Some("기준"), "심각도"),
+            ("심각도가", Some("어떻게"), "심각도"),
+            ("심각도", None, "심각도"),
+            ("팀회의", Some("일정"), "팀회의"),
+            ("파드가", Some("계속"), "파드"),
+            ("서버가", Some("죽었어요"), "서버"),
+            ("로그도", Some("안"), "로그"),
+            ("노트북이", Some("너무"), "노트북"),
+            ("급여명세서", Some("어디서"), "급여명세서"),
+            ("신청서", None, "신청서"),
+            ("월급날", None, "월급날"),
+            ("리뷰어", Some("승인"), "리뷰어"),
+            ("분야", None, "분야"),
+        ] {
+            assert_eq!(query_stem(word, next), Some(want), "{word} {next:?}");
+        }
     }
 
     #[test]

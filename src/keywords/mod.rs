@@ -33,16 +33,24 @@ fn is_stop_word(word: &str) -> bool {
 /// with a particle its own (`AWS가` gives `aws`).
 pub fn keywords(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c))) {
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)))
+        .collect();
+    for (i, word) in words.iter().enumerate() {
+        // The next word of the same clause (punctuation between leaves an
+        // empty part): what a Korean word's ending is told by.
+        let next = words.get(i + 1).filter(|w| !w.is_empty()).copied();
         for (script, run) in runs(word) {
             let word = match script {
                 Script::Jamo => continue,
                 // One syllable alone is a numeral, a determiner or an
                 // adverb far more often than a topic (`두`, `한`, `잘`).
-                Script::Hangul => match korean::query_stem(run).filter(|s| s.chars().count() > 1) {
-                    Some(stem) => stem.to_owned(),
-                    None => continue,
-                },
+                Script::Hangul => {
+                    match korean::query_stem(run, next).filter(|s| s.chars().count() > 1) {
+                        Some(stem) => stem.to_owned(),
+                        None => continue,
+                    }
+                }
                 Script::Other => run.trim_matches(|c| JOINERS.contains(&c)).to_lowercase(),
             };
             if (word.chars().count() < 2 && word.is_ascii())
@@ -361,6 +369,39 @@ mod tests {
             ["쿠버네티스", "파드", "재시작"]
         );
         assert_eq!(keywords("PR을 CI/CD에서 돌려요"), ["pr", "ci/cd"]);
+    }
+
+    /// Issue 51's questions: the nouns and Latin terms a person would type
+    /// into Outlook's search box, no predicate forms, no noun cut.
+    #[test]
+    fn korean_questions_give_their_nouns_and_latin_terms() {
+        for (text, want) in [
+            (
+                "노트북이 너무 느려서 교체 신청하고 싶은데 어디서 하나요?",
+                &["노트북", "교체", "신청"][..],
+            ),
+            (
+                "월급날인데 급여명세서 어디서 봐요?",
+                &["월급날", "급여명세서"],
+            ),
+            (
+                "고객이랑 저녁 먹은 경비 처리 어떻게 해요?",
+                &["고객", "저녁", "경비", "처리"],
+            ),
+            (
+                "PR 올렸는데 리뷰어 승인 받아야 머지되나요?",
+                &["pr", "리뷰어", "승인", "머지"],
+            ),
+            ("여름휴가 일정 문의", &["여름휴가", "일정", "문의"]),
+            ("장애 심각도 기준이 뭔가요?", &["장애", "심각도", "기준"]),
+            ("같은 문서를 만들 수 있나요?", &["문서"]),
+            (
+                "배포 중에 에러 났는데 롤백해야 하나요?",
+                &["배포", "에러", "롤백"],
+            ),
+        ] {
+            assert_eq!(keywords(text), want, "{text}");
+        }
     }
 
     #[test]

@@ -119,6 +119,39 @@ impl Question {
     }
 }
 
+/// The quoted-subject family (`tests/quality/quoted.json`, written by
+/// `generate_quoted.py`): posts that quote or paraphrase the subject of
+/// one of the caller's mails or the title of a file.
+#[derive(Deserialize)]
+struct QuotedSet {
+    cases: Vec<QuotedCase>,
+}
+
+#[derive(Deserialize)]
+struct QuotedCase {
+    id: String,
+    half: String,
+    language: String,
+    text: String,
+    #[serde(default)]
+    tags: Vec<String>,
+    /// The quoted document's id.
+    quoted: String,
+    /// Its kind (`mail`, `file`, `list_item`).
+    kind: String,
+}
+
+/// The quoted-subject family's figures on one half.
+#[derive(Debug, Default, Clone)]
+pub struct QuotedFigures {
+    /// Share of the cases whose quoted document is in the panel's top 3.
+    pub top_3: f64,
+    /// Mean reciprocal rank of the quoted document.
+    pub mrr: f64,
+    /// (in the top 3, cases) per `language kind`.
+    pub by: BTreeMap<String, (usize, usize)>,
+}
+
 /// Ranking of Microsoft 365 documents, averaged over the questions.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct M365Figures {
@@ -164,6 +197,8 @@ pub struct Figures {
     pub posts_azure_real: Option<PostFigures>,
     /// The same measures per language slice (`en`, `ko`, `ko→en`, `en→ko`).
     pub slices: BTreeMap<&'static str, Slice>,
+    /// The quoted-subject family on the fallback (None without quoted.json).
+    pub quoted: Option<QuotedFigures>,
     /// What failed, one line per question and measure, with the queries sent.
     pub failures: Vec<String>,
 }
@@ -229,15 +264,38 @@ impl Slices {
         }
     }
 
+    /// A fallback panel's documents, in the question's language's slice,
+    /// and (its documents in the other language only) in the cross slice.
     fn m365(&mut self, set: &Set, q: &Question, ranked: &[String], requests: usize) {
-        for (slice, _, own) in slices_of(set, q) {
-            if own {
-                self.m365
-                    .entry(slice)
-                    .or_default()
-                    .add(ranked, &q.m365, requests);
-                *self.questions.entry(slice).or_default() += 1;
-            }
+        let lang = q.lang();
+        let (own, cross) = if lang == "ko" {
+            ("ko", "ko→en")
+        } else {
+            ("en", "en→ko")
+        };
+        self.m365
+            .entry(own)
+            .or_default()
+            .add(ranked, &q.m365, requests);
+        *self.questions.entry(own).or_default() += 1;
+        let other: Vec<String> = q
+            .m365
+            .iter()
+            .filter(|id| {
+                set.m365
+                    .iter()
+                    .find(|d| &d.id == *id)
+                    .is_some_and(|d| language(&format!("{} {}", d.title, d.body)) != lang)
+            })
+            .cloned()
+            .collect();
+        if !other.is_empty() {
+            // Recall of the other language's documents; precision counts
+            // them alone.
+            self.m365
+                .entry(cross)
+                .or_default()
+                .add(ranked, &other, requests);
         }
     }
 
@@ -593,7 +651,13 @@ pub async fn evaluate(half: Half) -> Figures {
     }
     f.fallback_m365 = m365.figures();
     f.posts_local = posts.figures();
+    f.quoted = quoted_run(&local, &set, half, &mut f.failures).await;
     drop(local);
+    if std::env::var_os("QUALITY_FALLBACK_ONLY").is_some() {
+        // The fallback's figures alone (a quicker loop while tuning them).
+        f.slices = slices.figures();
+        return f;
+    }
 
     let words = app(
         &set,
@@ -642,6 +706,50 @@ pub async fn evaluate(half: Half) -> Figures {
     f.agent = agent_run(&set, true, &mut f.failures).await;
     f.agent_model_searches = agent_run(&set, false, &mut Vec::new()).await;
     f
+}
+
+/// The quoted-subject family's cases of `half` on the fallback: is the
+/// quoted document in the panel's top 3? None without `quoted.json`.
+async fn quoted_run(
+    app: &TestApp,
+    set: &Set,
+    half: Half,
+    failures: &mut Vec<String>,
+) -> Option<QuotedFigures> {
+    let path = format!("{}/tests/quality/quoted.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).ok()?;
+    let quoted: QuotedSet = serde_json::from_str(&text).expect("quoted.json parses");
+    let mut figures = QuotedFigures::default();
+    let (mut top_3, mut rr, mut n) = (0usize, 0f64, 0usize);
+    for case in quoted.cases.iter().filter(|c| c.half == half.name()) {
+        let body =
+            json!({"postId": format!("eval-{}", case.id), "text": case.text, "tags": case.tags});
+        let before = app.graph.queries().len();
+        let (status, body) = app.suggest(body, Some(TOKEN)).await;
+        assert_eq!(status, 200, "{body}");
+        let ranked = m365_ids(set, &body);
+        let position = ranked.iter().position(|id| *id == case.quoted);
+        let hit = position.is_some_and(|p| p < 3);
+        n += 1;
+        top_3 += usize::from(hit);
+        rr += position.map_or(0.0, |p| 1.0 / (p + 1) as f64);
+        let slot = figures
+            .by
+            .entry(format!("{} {}", case.language, case.kind))
+            .or_default();
+        slot.0 += usize::from(hit);
+        slot.1 += 1;
+        if !hit {
+            let queries = app.graph.queries()[before..].to_vec();
+            failures.push(format!(
+                "{} quoted [{}]: {} at {position:?} of {ranked:?}; queries {queries:?}",
+                case.id, case.text, case.quoted
+            ));
+        }
+    }
+    figures.top_3 = top_3 as f64 / n.max(1) as f64;
+    figures.mrr = rr / n.max(1) as f64;
+    Some(figures)
 }
 
 /// The agent with a scripted model over every question, pre-retrieval on
@@ -758,14 +866,15 @@ impl Figures {
             |f| p("real English model (all-MiniLM-L6-v2) via the Azure wire format, English-centred set", f),
         );
         let mut slices = String::from(
-            "\n| language | questions | M365 fallback recall@10 · precision@10 | posts by words: hit@5 · unrelated | posts, local model: hit@5 · MRR · unrelated | posts, fake Azure model: hit@5 · unrelated |\n|---|---|---|---|---|---|\n",
+            "\n| language | questions | M365 fallback recall@10 · precision@10 · MRR | posts by words: hit@5 · unrelated | posts, local model: hit@5 · MRR · unrelated | posts, fake Azure model: hit@5 · unrelated |\n|---|---|---|---|---|---|\n",
         );
         for (name, s) in &self.slices {
             slices.push_str(&format!(
-                "| {name} | {} | {:.2} · {:.2} | {:.2} · {:.2} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} |\n",
+                "| {name} | {} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} |\n",
                 s.questions,
                 s.fallback_m365.recall_at_10,
                 s.fallback_m365.precision_at_10,
+                s.fallback_m365.mrr,
                 s.posts_words.hit_at_5,
                 s.posts_words.unrelated_per_panel,
                 s.posts_local.hit_at_5,
@@ -785,8 +894,20 @@ impl Figures {
                 a.chat_bytes_per_request,
             )
         };
+        let quoted = self.quoted.as_ref().map_or_else(String::new, |q| {
+            let by: Vec<String> =
+                q.by.iter()
+                    .map(|(k, (hit, n))| format!("{k} {hit}/{n}"))
+                    .collect();
+            format!(
+                "| M365, fallback, quoted subjects | in the top 3 {:.2} · MRR {:.2} ({}) |\n",
+                q.top_3,
+                q.mrr,
+                by.join(", ")
+            )
+        });
         format!(
-            "{} questions\n\n| measure | figures |\n|---|---|\n{}{}{}{}{}{}{}{slices}",
+            "{} questions\n\n| measure | figures |\n|---|---|\n{}{quoted}{}{}{}{}{}{}{slices}",
             self.questions,
             m("fallback", &self.fallback_m365),
             agent(
