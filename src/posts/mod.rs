@@ -40,7 +40,6 @@ use ranking::Ranking;
 use relevance::Floors;
 pub use search::{PostSearch, Within};
 pub use store::parse_time_ms;
-pub(crate) use vectors::fuse;
 
 /// The model compiled into the binary, loaded once per process: it is the
 /// same bytes every time and never changes, so every post index a process

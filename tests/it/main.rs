@@ -9,6 +9,7 @@ mod http_edge;
 mod interop;
 mod keyless;
 mod language_means;
+mod m365_ranking;
 mod mcp;
 mod mcp_http;
 mod metrics;

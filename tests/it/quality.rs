@@ -77,6 +77,7 @@ fn floors() -> Figures {
             unrelated_per_panel: 1.0,
         }),
         slices: Default::default(),
+        quoted: None,
         failures: Vec::new(),
     }
 }

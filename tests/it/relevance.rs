@@ -16,7 +16,7 @@ use crate::support::{
 };
 
 /// The evaluation set's posts: an index whose spread the floors can read.
-async fn with_background_posts(app: &TestApp) {
+pub(crate) async fn with_background_posts(app: &TestApp) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/quality/tuning.json");
     let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let posts: Vec<Value> = set["posts"]

@@ -6,6 +6,7 @@
 //! searches as pre-retrieval's first ones ([`query`], [`rank`]). A posts
 //! search left behind is completed in process ([`posts_in_process`]).
 
+mod evidence;
 mod query;
 mod rank;
 

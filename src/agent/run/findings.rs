@@ -10,7 +10,7 @@ use std::{
 };
 
 use crate::{
-    contract::{McpSuggestion, PostSummary},
+    contract::{M365Source, McpSuggestion, PostSummary},
     degraded::{Degraded, Source},
     tools::{
         output::{MAX_DESCRIPTION_CHARS, MAX_POST_CHARS},
@@ -127,17 +127,18 @@ impl Findings {
             .collect()
     }
 
-    /// The title and description of each Microsoft 365 item under `refs`
-    /// ("" for an unknown ref).
-    pub fn m365_texts(&self, refs: &[String]) -> Vec<String> {
+    /// The title, description and whether it is a mail, of each Microsoft
+    /// 365 item under `refs` (empty for an unknown ref).
+    pub fn m365_hits(&self, refs: &[String]) -> Vec<(String, String, bool)> {
         let c = self.lock();
         refs.iter()
             .map(|r| {
                 c.m365
                     .iter()
                     .find(|(x, _)| x == r)
-                    .map_or_else(String::new, |(_, i)| {
-                        format!("{} {}", i.title, i.description)
+                    .map_or_else(Default::default, |(_, i)| {
+                        let mail = i.source == M365Source::Email;
+                        (i.title.clone(), i.description.clone(), mail)
                     })
             })
             .collect()
