@@ -6,6 +6,13 @@
 //! still meets its parts (`연차휴가` and `휴가`). Latin terms written into a
 //! Korean sentence keep their own analysis (`AWS가` is `aws`).
 
+mod grammar;
+
+use grammar::{
+    DEPENDENT_NOUNS, FUNCTION_WORDS, LIGHT_VERB_ENDINGS, NOUN_FINAL_PARTICLES, PARTICLES,
+    VERB_ENDINGS,
+};
+
 /// A Hangul syllable (U+AC00–U+D7A3).
 pub fn is_hangul(c: char) -> bool {
     ('\u{AC00}'..='\u{D7A3}').contains(&c)
@@ -29,215 +36,6 @@ pub fn is_korean(text: &str) -> bool {
     hangul > 0 && hangul * 4 >= letters
 }
 
-/// What comes off the end of a word that leaves its noun: particles
-/// (josa) and the copula's forms; with [`LIGHT_VERB_ENDINGS`] (`신청하려면`,
-/// `재시작돼요` are nouns made verbs). From Korean grammar, not from any
-/// data set.
-const PARTICLES: &[&str] = &[
-    // Particles, and particles with a topic or additive marker after them.
-    "이",
-    "가",
-    "은",
-    "는",
-    "을",
-    "를",
-    "의",
-    "에",
-    "께",
-    "로",
-    "와",
-    "과",
-    "도",
-    "만",
-    "나",
-    "랑",
-    "에서",
-    "에게",
-    "한테",
-    "으로",
-    "까지",
-    "부터",
-    "처럼",
-    "보다",
-    "라도",
-    "이나",
-    "이랑",
-    "에는",
-    "에서는",
-    "으로는",
-    "로는",
-    "에도",
-    "에서도",
-    "으로도",
-    "로도",
-    "까지는",
-    "부터는",
-    "한테서",
-    "에게서",
-    "이라도",
-    "이라고",
-    "라고",
-    "이라는",
-    "라는",
-    "이요",
-    "은요",
-    "는요",
-    "도요",
-    "만요",
-    "에요",
-    "이에요",
-    "예요",
-    "이죠",
-    "이고",
-    "인데",
-    "인데요",
-    "인가요",
-    "이나요",
-    "이랑요",
-];
-
-/// The light verbs 하다 and 되다 with their endings, written onto a noun.
-const LIGHT_VERB_ENDINGS: &[&str] = &[
-    "해요",
-    "했어요",
-    "하나요",
-    "하세요",
-    "합니다",
-    "하는",
-    "하면",
-    "하려면",
-    "하려고",
-    "하려는데",
-    "해야",
-    "해서",
-    "하고",
-    "하는데",
-    "했는데",
-    "하기",
-    "할",
-    "한",
-    "함",
-    "했",
-    "할까요",
-    "해도",
-    "하게",
-    "해주세요",
-    "돼요",
-    "됐어요",
-    "되나요",
-    "됩니다",
-    "되는",
-    "되면",
-    "되어",
-    "돼서",
-    "되고",
-    "된",
-    "될",
-    "됨",
-    "됐는데",
-    "되는데",
-    "안돼요",
-    "안되나요",
-    "안돼",
-    "되요",
-];
-
-/// Endings of a verb or adjective of its own (not a noun made one with
-/// 하다/되다): such a word says what to do, not what about (`줄이려면`,
-/// `깔려는데`), so it gives no query term.
-const VERB_ENDINGS: &[&str] = &[
-    "요",
-    "나요",
-    "가요",
-    "까요",
-    "어요",
-    "아요",
-    "네요",
-    "지요",
-    "는데",
-    "는데요",
-    "은데",
-    "은데요",
-    "거든요",
-    "습니다",
-    "니다",
-    "세요",
-    "주세요",
-    "려면",
-    "으려면",
-    "려고",
-    "으려고",
-    "려는데",
-    "면",
-    "어서",
-    "아서",
-    "었어요",
-    "았어요",
-    "겠어요",
-    "는지",
-    "을까요",
-    "ㄹ까요",
-];
-
-/// Whole words that carry no topic and that Stopwords-ISO's Korean list
-/// lacks: colloquial question words and adverbs, and the requests and
-/// auxiliary verbs questions end with.
-const FUNCTION_WORDS: &[&str] = &[
-    "어디서",
-    "어디에",
-    "어디로",
-    "어떻게",
-    "어케",
-    "뭐",
-    "뭔가요",
-    "뭐예요",
-    "뭐에요",
-    "갑자기",
-    "계속",
-    "자꾸",
-    "너무",
-    "진짜",
-    "정말",
-    "다시",
-    "지금",
-    "요즘",
-    "오늘",
-    "내일",
-    "어제",
-    "빨리",
-    "제발",
-    "그냥",
-    "아직",
-    "벌써",
-    "많이",
-    "있나요",
-    "없나요",
-    "있어요",
-    "없어요",
-    "있는데",
-    "없는데",
-    "있는",
-    "없는",
-    "있을까요",
-    "알려주세요",
-    "알려줘요",
-    "궁금해요",
-    "궁금합니다",
-    "부탁드려요",
-    "부탁드립니다",
-    "해주세요",
-    "주세요",
-    "하나요",
-    "되나요",
-    "안돼요",
-    "돼요",
-    "해요",
-    "했어요",
-    "됐어요",
-    "합니다",
-    "됩니다",
-];
-
 /// The stem of a Hangul word for the index: its particles and light-verb
 /// endings taken off (at most two, longest first, keeping two syllables at
 /// least: `휴가` stays whole, `휴가가` is `휴가`). None for a function word
@@ -255,15 +53,6 @@ pub fn stem(word: &str) -> Option<&str> {
     }
     (!FUNCTION_WORDS.contains(&stem)).then_some(stem)
 }
-
-/// One-syllable particles that also end nouns: `휴가`, `평가` (가),
-/// `심각도`, `온도` (도), `회의`, `문의` (의), `결과` (과), `경로` (로). Their
-/// shape cannot tell `휴가가` from `여름휴가`; the next word can.
-const NOUN_FINAL_PARTICLES: &[&str] = &["이", "가", "도", "의", "로", "와", "과", "나", "만"];
-
-/// Nouns that only follow a verb or adjective in its adnominal form
-/// (`만들 수`, `받은 거`): the word before them is a predicate.
-const DEPENDENT_NOUNS: &[&str] = &["수", "때", "것", "거", "줄", "지", "적"];
 
 /// The query term of a Hangul word: its stem, as a person would type it
 /// into a search box, or none for a predicate (a verb or adjective: it says
