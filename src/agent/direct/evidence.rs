@@ -46,8 +46,9 @@ const SHARE_OF_MOST: f32 = 0.5;
 /// the key terms).
 const BAND: f32 = 1.4;
 
-/// One key term of the post: its keyword, weight (how specific it is
-/// among the posts) and the index terms a text must hold to contain it.
+/// One key term of the post (a keyword of it or its tags): its weight (how
+/// specific it is among the posts) and the index terms a text must hold to
+/// contain it (its stem, or a Korean stem's bigrams).
 #[derive(Debug)]
 pub struct Term {
     weight: f32,
