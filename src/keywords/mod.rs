@@ -22,8 +22,12 @@ static STOP_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
         .collect()
 });
 
+/// A mail subject's reply and forward prefixes (`RE:` is in NLTK's list):
+/// a post quoting a subject carries them, and they are no topic.
+const MAIL_PREFIXES: [&str; 3] = ["fw", "fwd", "회신"];
+
 fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(word)
+    STOP_WORDS.contains(word) || MAIL_PREFIXES.contains(&word)
 }
 
 /// Distinct lower-cased keywords of `text` in order of appearance, stop words and
@@ -398,6 +402,14 @@ mod tests {
             (
                 "배포 중에 에러 났는데 롤백해야 하나요?",
                 &["배포", "에러", "롤백"],
+            ),
+            (
+                "FW: 회신: 여름휴가 일정 문의",
+                &["여름휴가", "일정", "문의"],
+            ),
+            (
+                "다국어 작업이 필요하다고 해서요. 인튠인가 그거 깔면 되나요?",
+                &["다국어", "작업", "필요", "인튠"],
             ),
         ] {
             assert_eq!(keywords(text), want, "{text}");
