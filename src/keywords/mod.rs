@@ -69,6 +69,21 @@ pub fn keywords(text: &str) -> Vec<String> {
     out
 }
 
+/// The keywords of a post: its text's, then its tags' not among them;
+/// without words holding a `:` (a KQL property filter, `author:kim`).
+pub fn post_keywords(text: &str, tags: &[String]) -> Vec<String> {
+    let mut words = keywords(text);
+    for tag in tags {
+        for k in keywords(tag) {
+            if !words.contains(&k) {
+                words.push(k);
+            }
+        }
+    }
+    words.retain(|t| !t.contains(':'));
+    words
+}
+
 /// The scripts a word is analysed by.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Script {

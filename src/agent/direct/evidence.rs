@@ -6,24 +6,23 @@
 //! same evidence; what holds too little of it is left out, none rather
 //! than filler.
 
-use crate::keywords::{index_terms, keywords, query_terms};
+use crate::keywords::{index_terms, post_keywords, query_terms};
 
 /// The weights of the evidence (docs/agent.md, "How relevance is decided";
 /// chosen on the tuning half, BENCHMARKS.md "Issue 51").
-#[derive(Debug, Clone, Copy)]
-pub struct Weights {
+struct Weights {
     /// Share of the key-term weight the title holds.
-    pub title: f32,
+    title: f32,
     /// Share of it the title or the summary holds.
-    pub text: f32,
+    text: f32,
     /// Relatedness by meaning, in standard deviations above the posts'
     /// mean similarity (clamped to −3…9), divided by 3.
-    pub meaning: f32,
+    meaning: f32,
     /// Graph's order within its entity group: `1 / (1 + rank)`.
-    pub order: f32,
+    order: f32,
 }
 
-pub const WEIGHTS: Weights = Weights {
+const WEIGHTS: Weights = Weights {
     title: 1.0,
     text: 1.0,
     meaning: 1.5,
@@ -58,17 +57,8 @@ pub struct Term {
 /// The key terms of a post (`text` and its `tags`), weighted by
 /// `specificity` (higher = rarer among the posts).
 pub fn key_terms(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Vec<Term> {
-    let mut words = keywords(text);
-    for tag in tags {
-        for k in keywords(tag) {
-            if !words.contains(&k) {
-                words.push(k);
-            }
-        }
-    }
-    words
+    post_keywords(text, tags)
         .into_iter()
-        .filter(|w| !w.contains(':'))
         .map(|w| Term {
             // Even the most common word counts a little.
             weight: specificity(&w).max(0.1),
@@ -99,7 +89,8 @@ pub struct Evidence {
 }
 
 /// The evidence `hit` carries for a post of `terms`.
-pub fn evidence(terms: &[Term], hit: &Hit<'_>, w: &Weights) -> Evidence {
+pub fn evidence(terms: &[Term], hit: &Hit<'_>) -> Evidence {
+    let w = &WEIGHTS;
     let title = index_terms(hit.title);
     let summary = index_terms(hit.summary);
     let holds = |terms_of: &[String], t: &Term| t.parts.iter().all(|p| terms_of.contains(p));
@@ -136,7 +127,7 @@ pub fn rank(terms: &[Term], hits: &[Hit<'_>]) -> (Vec<usize>, Vec<usize>) {
     let scored: Vec<(usize, Evidence)> = hits
         .iter()
         .enumerate()
-        .map(|(i, h)| (i, evidence(terms, h, &WEIGHTS)))
+        .map(|(i, h)| (i, evidence(terms, h)))
         .collect();
     let most = scored.iter().map(|(_, e)| e.in_text).fold(0.0, f32::max);
     let enough = |i: usize, e: &Evidence| match hits[i].meaning {
@@ -223,7 +214,7 @@ mod tests {
         ];
         let (kept, _) = rank(&terms, &hits);
         assert_eq!(kept.first(), Some(&1));
-        let e = evidence(&terms, &hits[1], &WEIGHTS);
+        let e = evidence(&terms, &hits[1]);
         assert_eq!(e.in_title, 1.0);
     }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     agent::run::{RunCtx, RunInput},
-    keywords::{keywords, kql_term, most_specific},
+    keywords::{kql_term, most_specific, post_keywords},
     tools::{MAX_QUERY_CHARS, truncate},
 };
 
@@ -40,15 +40,7 @@ pub fn topic_query(ctx: RunCtx<'_>) -> Option<String> {
 /// first); none when the post has no keyword. Everyday words that merely
 /// come first in the sentence are not the topic.
 fn m365_query(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Option<String> {
-    let mut words = keywords(text);
-    for tag in tags {
-        for k in keywords(tag) {
-            if !words.contains(&k) {
-                words.push(k);
-            }
-        }
-    }
-    words.retain(|t| !t.contains(':'));
+    let words = post_keywords(text, tags);
     let topic: Vec<String> = most_specific(&words, TOPIC_TERMS, &specificity)
         .iter()
         .map(|t| kql_term(t))
