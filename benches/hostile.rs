@@ -142,7 +142,7 @@ pub async fn b9(http: &reqwest::Client, n: usize) -> Vec<Row> {
             id: "B9",
             scenario: format!("fallback, every Graph answer 20 MB ({how}), 8 concurrent, {n} requests"),
             figures: format!(
-                "service CPU {:.2} ms/req, p50 {:.1} ms, p99 {:.1} ms, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {too_large}/{n} m365_too_large, peak RSS {:.0} MB",
+                "service CPU {:.2} ms/req, p50 {:.1} ms, p99 {:.1} ms, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms), {too_large}/{n} m365_too_large, peak RSS {:.0} MiB",
                 cpu / n as f64,
                 pct(&lat, 0.5),
                 pct(&lat, 0.99),
@@ -215,7 +215,7 @@ pub async fn b11(http: &reqwest::Client, n: usize, full: bool) -> Row {
             "agent, ~20 % of Graph, chat and embeddings answers faulty (500, 429, hang, truncated, 20 MB, drip; embeddings also 2.5 s late), deadline {DEADLINE_MS} ms, 32 concurrent, {n} requests"
         ),
         figures: format!(
-            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms{}), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MB before, peak {peak:.1} MB, {rss_after:.1} MB {} s after ({:+.1} %), {rss_later:.1} MB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
+            "{server_errors} 5xx or failed, {} panics, elapsedMs − deadline max {max_over:+.0} ms ({late} over +50 ms{}), {degraded}/{n} degraded, {with_results}/{n} with posts, {:.0} req/s; RSS {rss_before:.1} MiB before, peak {peak:.1} MiB, {rss_after:.1} MiB {} s after ({:+.1} %), {rss_later:.1} MiB {} s after; open fds {fds_before} / {fds_after} / {fds_later}",
             svc.panics(),
             late_ones(&answers),
             n as f64 / wall.as_secs_f64(),

@@ -59,7 +59,7 @@ fn vector(i: usize, dims: usize) -> Vec<f32> {
     v.into_iter().map(|x| x / norm).collect()
 }
 
-/// The process's resident memory, MB.
+/// The process's resident memory, MiB.
 fn rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -152,7 +152,7 @@ pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {
             "post index, {n} posts with stored 384-d vectors of the multilingual model (SQLite)"
         ),
         figures: format!(
-            "ready after {:.0} ms, +{held:.0} MB resident; view of a stored post p50 {:.2} ms, p99 {:.2} ms; new text p50 {:.1} ms, p99 {:.1} ms (its inference); ingest with vectors {:.0} posts/s; embedding {rate:.0} posts/s on one core (100k: {:.0} min)",
+            "ready after {:.0} ms, +{held:.0} MiB resident; view of a stored post p50 {:.2} ms, p99 {:.2} ms; new text p50 {:.1} ms, p99 {:.1} ms (its inference); ingest with vectors {:.0} posts/s; embedding {rate:.0} posts/s on one core (100k: {:.0} min)",
             ready.as_secs_f64() * 1000.0,
             pct(&views, 0.5),
             pct(&views, 0.99),

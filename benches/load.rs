@@ -106,7 +106,7 @@ impl Service {
             .count()
     }
 
-    /// Resident set size now, in MB.
+    /// Resident set size now, in MiB.
     fn rss_mb(&self) -> f64 {
         self.status_mb("VmRSS:")
     }
@@ -129,7 +129,7 @@ impl Service {
         proc_cpu_ms(&self.child.id().to_string())
     }
 
-    /// Peak resident set size, in MB.
+    /// Peak resident set size, in MiB.
     fn peak_rss_mb(&self) -> f64 {
         self.status_mb("VmHWM:")
     }
@@ -654,12 +654,12 @@ async fn b4(http: &reqwest::Client, n: usize) -> Row {
         (openai.chat_waiting() == n).then(|| svc.rss_mb())
     };
     let (_, waiting) = tokio::join!(drive(http, &svc, n, n), waiting);
-    let waiting = waiting.map_or_else(|| "not all at once".to_owned(), |mb| format!("{mb:.1} MB"));
+    let waiting = waiting.map_or_else(|| "not all at once".to_owned(), |mb| format!("{mb:.1} MiB"));
     Row {
         id: "B4",
         scenario: format!("{n} requests in flight, chat latency 2 s"),
         figures: format!(
-            "peak RSS {:.1} MB; all {n} waiting on the model {waiting} (idle {:.1} MB)",
+            "peak RSS {:.1} MiB; all {n} waiting on the model {waiting} (idle {:.1} MiB)",
             svc.peak_rss_mb(),
             idle
         ),
@@ -685,7 +685,7 @@ async fn b13(http: &reqwest::Client, n: usize) -> Row {
         id: "B13",
         scenario: format!("{n} fallback requests in flight (no LLM), Graph latency 2 s"),
         figures: format!(
-            "peak RSS {:.1} MB (idle {idle:.1} MB); {fallback}/{n} fallback panels in {:.1} s; Graph requests in flight at most {}",
+            "peak RSS {:.1} MiB (idle {idle:.1} MiB); {fallback}/{n} fallback panels in {:.1} s; Graph requests in flight at most {}",
             svc.peak_rss_mb(),
             wall.as_secs_f64(),
             graph.max_in_flight(),

@@ -140,10 +140,12 @@ async fn level(connections: usize, span: Duration) -> Row {
         .no_proxy()
         .build()
         .expect("client");
-    let cache_mb = cache_bytes(&http, &svc).await / 1e6;
+    // Every figure of this scenario in MiB, as resident memory is read
+    // (kB / 1024): the cache's weight and bound too.
+    let cache_mb = cache_bytes(&http, &svc).await / 1_048_576.0;
     // Issue 52 §4: 15 s after, at most 1.25 × before and the cache's bound
     // (the default `cache.max_bytes`, 64 MiB, when the cache is on).
-    let bound_mb = if cache_on { 67.108_864 } else { 0.0 };
+    let bound_mb = if cache_on { 64.0 } else { 0.0 };
     let within = 1.25 * before + bound_mb;
     let verdict = if after <= within { "met" } else { "NOT met" };
     let t = Instant::now();
@@ -161,7 +163,7 @@ async fn level(connections: usize, span: Duration) -> Row {
         ),
         figures: format!(
             "{:.0} req/s answered 200 ({} fallback, {} partial), p50 {:.0} ms, p99 {:.0} ms; {:.0} 503/s ({} without Retry-After 1-30 s); {} other statuses, {} connection errors; \
-             peak RSS {peak_rss:.0} MB, with TCP buffers {peak_rss_and_tcp:.0} MB, cgroup peak {}; RSS before {before:.1} MB, {} s after {after:.1} MB ({:.2}x; by thirds {}; the panel cache weighs {cache_mb:.1} MB; ≤ 1.25x before + the cache's bound = {within:.1} MB: {verdict}); next request {next}, {next_ms:.0} ms; panics {}; CPU: service {:.0} %, load generator and fakes {:.0} %",
+             peak RSS {peak_rss:.0} MiB, with TCP buffers {peak_rss_and_tcp:.0} MiB, cgroup peak {}; RSS before {before:.1} MiB, {} s after {after:.1} MiB ({:.2}x; by thirds {}; the panel cache weighs {cache_mb:.1} MiB; ≤ 1.25x before + the cache's bound = {within:.1} MiB: {verdict}); next request {next}, {next_ms:.0} ms; panics {}; CPU: service {:.0} %, load generator and fakes {:.0} %",
             per_s(seen.ok.len()),
             seen.fallback,
             seen.partial,
@@ -171,7 +173,7 @@ async fn level(connections: usize, span: Duration) -> Row {
             seen.shed_without_retry_after,
             seen.other_status,
             seen.connection_errors,
-            cgroup_peak.map_or_else(|| "n/a".to_owned(), |mb| format!("{mb:.0} MB")),
+            cgroup_peak.map_or_else(|| "n/a".to_owned(), |mb| format!("{mb:.0} MiB")),
             span.as_secs(),
             after / before,
             settling.join("/"),
@@ -317,7 +319,7 @@ fn status_kb(pid: u32, key: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// `/proc/net/sockstat`'s TCP `mem` (pages of socket buffers), in MB.
+/// `/proc/net/sockstat`'s TCP `mem` (pages of socket buffers), in MiB.
 fn tcp_buffers_mb() -> f64 {
     let sockstat = std::fs::read_to_string("/proc/net/sockstat").unwrap_or_default();
     let pages: f64 = sockstat

@@ -225,7 +225,7 @@ async fn replay(sequence: &[View], repeats: f64, setup: Setup) -> Row {
             setup.name()
         ),
         figures: format!(
-            "per view: {:.3} chat calls, {:.3} Graph requests, {:.3} embedding calls; hit ratio {:.3} (repeat share {:.3}: {:.2} of it); hits p50 {:.2} ms p99 {:.2} ms; misses p50 {:.1} ms p99 {:.1} ms; {failed} not 200; {:.0} views/s; peak RSS {:.0} MB",
+            "per view: {:.3} chat calls, {:.3} Graph requests, {:.3} embedding calls; hit ratio {:.3} (repeat share {:.3}: {:.2} of it); hits p50 {:.2} ms p99 {:.2} ms; misses p50 {:.1} ms p99 {:.1} ms; {failed} not 200; {:.0} views/s; peak RSS {:.0} MiB",
             per_view(0),
             per_view(1),
             per_view(2),

@@ -16,7 +16,7 @@ use tracing::Instrument;
 
 use crate::{
     agent::{Deadline, Emitter, Orchestrator, RunEvent, RunInput, Ticket},
-    cache::{self, Entry, Outcome, PanelCache, PanelKey, View},
+    cache::{self, Entry, Fresh, Outcome, PanelCache, PanelKey, View},
     contract::CombinedSuggestionsResponse,
     posts::PostIndex,
 };
@@ -120,10 +120,10 @@ impl Miss {
         match keep {
             Some((cache, key)) if kept => {
                 let run = async move { orchestrator.run(input, Emitter::default(), ticket).await };
-                let (entry, outcome) = cache.get_or_run(key, token_left, run).await;
+                let (ran, outcome) = cache.get_or_run(key, token_left, run).await;
                 cache.count(outcome);
-                match entry {
-                    Some(entry) => Ok(fresh(&entry)),
+                match ran {
+                    Some(ran) => Ok(fresh(&ran)),
                     // The shared run's task ended without a panel (it
                     // panicked): a bug, logged; the caller may try again.
                     None => {
@@ -230,12 +230,14 @@ impl Panels {
         if let (Some(cache), Some(key)) = (cache, &key) {
             if asked.no_cache {
                 cache.invalidate(key).await;
-            } else if let Some(entry) = cache.get(key).await {
+            } else if let Some(entry) = cache.get(key).await
+                && let Some(panel) = self.served(&entry).await
+            {
                 cache.count(Outcome::Hit);
-                return Ok(LookedUp::Served(self.served(&entry).await));
+                return Ok(LookedUp::Served(panel));
             }
-            if let Some(entry) = self.coalesce(cache, key, &input).await {
-                return Ok(LookedUp::Served(fresh(&entry)));
+            if let Some(ran) = self.coalesce(cache, key, &input).await {
+                return Ok(LookedUp::Served(fresh(&ran)));
             }
         } else if let Some(cache) = &self.cache {
             cache.count(Outcome::Bypass);
@@ -246,9 +248,9 @@ impl Panels {
                 // No slot, but an identical request's run may have started
                 // meanwhile: its panel rather than a refusal.
                 if let (Some(cache), Some(key)) = (cache, &key)
-                    && let Some(entry) = self.coalesce(cache, key, &input).await
+                    && let Some(ran) = self.coalesce(cache, key, &input).await
                 {
-                    return Ok(LookedUp::Served(fresh(&entry)));
+                    return Ok(LookedUp::Served(fresh(&ran)));
                 }
                 return Err(Overloaded {
                     retry_after_secs: o.retry_after_secs,
@@ -274,18 +276,20 @@ impl Panels {
         cache: &PanelCache,
         key: &PanelKey,
         input: &RunInput,
-    ) -> Option<Arc<Entry>> {
+    ) -> Option<Fresh> {
         let shared = cache.running(key)?;
         let until = Deadline::new(input.arrived, self.timeout).shared_run_until();
-        let entry = tokio::time::timeout_at(until, shared).await.ok()??;
+        let ran = tokio::time::timeout_at(until, shared).await.ok()??;
         cache.count(Outcome::Coalesced);
-        Some(entry)
+        Some(ran)
     }
 
     /// A cached panel: its posts deleted or expired since left out, marked
-    /// `meta.cached` (with its original run's id).
-    async fn served(&self, entry: &Entry) -> Panel {
-        let mut panel = entry.panel.clone();
+    /// `meta.cached` (with its original run's id); None if the entry cannot
+    /// be read back.
+    async fn served(&self, entry: &Entry) -> Option<Panel> {
+        let mut panel = entry.panel()?;
+        let stored_posts = panel.posts.len();
         let ids: Vec<String> = panel.posts.iter().map(|p| p.id.clone()).collect();
         if !ids.is_empty() {
             let live = self.posts.live(ids).await.unwrap_or_default();
@@ -294,19 +298,19 @@ impl Panels {
         panel.meta.cached = true;
         // The tag covers content, not `meta`: the stored one holds unless a
         // post was dropped.
-        let etag = if panel.posts.len() == entry.panel.posts.len() {
+        let etag = if panel.posts.len() == stored_posts {
             entry.etag.clone()
         } else {
             cache::etag(&panel)
         };
-        Panel {
+        Some(Panel {
             panel,
             etag,
             kept: Some(Kept {
                 fresh_for: entry.left(),
                 age: Some(entry.stored.elapsed()),
             }),
-        }
+        })
     }
 }
 
@@ -322,12 +326,12 @@ fn view(input: &RunInput) -> View<'_> {
 }
 
 /// A panel just computed and stored.
-fn fresh(entry: &Entry) -> Panel {
+fn fresh(ran: &Fresh) -> Panel {
     Panel {
-        panel: entry.panel.clone(),
-        etag: entry.etag.clone(),
+        panel: (*ran.panel).clone(),
+        etag: ran.entry.etag.clone(),
         kept: Some(Kept {
-            fresh_for: entry.left(),
+            fresh_for: ran.entry.left(),
             age: None,
         }),
     }

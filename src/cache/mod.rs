@@ -34,8 +34,10 @@ use crate::{
 
 /// A cached panel.
 pub struct Entry {
-    /// The panel as its run answered it (`meta` included: the original run).
-    pub panel: CombinedSuggestionsResponse,
+    /// The panel's JSON as its run answered it (`meta` included: the
+    /// original run): one allocation, where the panel itself is ~60 small
+    /// ones that, kept among a burst's, pinned their slabs (B14).
+    json: Box<str>,
     /// Over the panel's content, not `meta` (RFC 9110 strong validator).
     pub etag: String,
     /// When it was stored (`Age`).
@@ -45,14 +47,27 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The panel it holds; None if it cannot be read back (a number JSON
+    /// has no form for: the view is then computed again).
+    pub fn panel(&self) -> Option<CombinedSuggestionsResponse> {
+        serde_json::from_str(&self.json).ok()
+    }
+
     /// Seconds it is still served.
     pub fn left(&self) -> Duration {
         self.ttl.saturating_sub(self.stored.elapsed())
     }
 }
 
+/// A panel just computed: the entry stored (or not kept), and the panel.
+#[derive(Clone)]
+pub struct Fresh {
+    pub entry: Arc<Entry>,
+    pub panel: Arc<CombinedSuggestionsResponse>,
+}
+
 /// A shared run's result, for each waiter.
-pub type SharedRun = Shared<futures::future::BoxFuture<'static, Option<Arc<Entry>>>>;
+pub type SharedRun = Shared<futures::future::BoxFuture<'static, Option<Fresh>>>;
 
 /// How a lookup went (`linkup_panel_cache_requests_total{result}`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +190,7 @@ impl PanelCache {
         key: PanelKey,
         token_left: Option<Duration>,
         run: impl Future<Output = CombinedSuggestionsResponse> + Send + 'static,
-    ) -> (Option<Arc<Entry>>, Outcome) {
+    ) -> (Option<Fresh>, Outcome) {
         let (shared, outcome) = {
             let mut running = self.lock();
             match running.get(&key) {
@@ -188,9 +203,9 @@ impl PanelCache {
                     let task = tokio::spawn(
                         async move {
                             let panel = run.await;
-                            let entry = cache.store(&k, panel, token_left).await;
+                            let fresh = cache.store(&k, panel, token_left).await;
                             cache.lock().remove(&k);
-                            Some(entry)
+                            Some(fresh)
                         }
                         .in_current_span(),
                     );
@@ -204,32 +219,36 @@ impl PanelCache {
     }
 
     /// Stores `panel` under `key` for its TTL (in the shared tier too);
-    /// returns the entry (also when its TTL is zero and nothing is kept).
+    /// returns it with its entry (also when its TTL is zero and nothing is
+    /// kept).
     pub async fn store(
         &self,
         key: &PanelKey,
         panel: CombinedSuggestionsResponse,
         token_left: Option<Duration>,
-    ) -> Arc<Entry> {
+    ) -> Fresh {
         let ttl = self.ttl_of(&panel).min(token_left.unwrap_or(Duration::MAX));
+        // A panel that cannot be written as JSON is not kept.
+        let json = serde_json::to_string(&panel).unwrap_or_default();
         let entry = Arc::new(Entry {
+            json: json.into_boxed_str(),
             etag: etag(&panel),
-            panel,
             stored: Instant::now(),
             ttl,
         });
-        if !ttl.is_zero() {
+        if !ttl.is_zero() && !entry.json.is_empty() {
             self.inner.entries.insert(key.clone(), entry.clone()).await;
             // Evicts beyond `max_bytes` now, not at moka's next housekeeping
             // (a miss is a whole run: this is cheap beside it).
             self.inner.entries.run_pending_tasks().await;
-            if let Some(shared) = self.inner.shared.get()
-                && let Ok(json) = serde_json::to_string(&entry.panel)
-            {
-                shared.keep(key, &entry, json);
+            if let Some(shared) = self.inner.shared.get() {
+                shared.keep(key, &entry);
             }
         }
-        entry
+        Fresh {
+            entry,
+            panel: Arc::new(panel),
+        }
     }
 
     /// How long `panel` is kept: complete answers `ttl_s`; answers with a

@@ -58,9 +58,9 @@ impl SharedTier {
         entry
     }
 
-    /// Writes `entry` (its JSON `json`) for the other replicas, in the
-    /// background; skipped while the table does not answer.
-    pub(super) fn keep(self: &Arc<Self>, key: &PanelKey, entry: &Entry, json: String) {
+    /// Writes `entry` for the other replicas, in the background; skipped
+    /// while the table does not answer.
+    pub(super) fn keep(self: &Arc<Self>, key: &PanelKey, entry: &Entry) {
         if !self.answering.load(Ordering::Relaxed) {
             self.metrics.panel_cache_shared("write_skipped");
             return;
@@ -69,7 +69,7 @@ impl SharedTier {
         let row = SharedPanel {
             key: *key.digest(),
             post_id: key.post_id.clone(),
-            json,
+            json: entry.json.to_string(),
             stored_at_ms: now,
             expires_at_ms: now.saturating_add(entry.ttl.as_millis() as i64),
         };
@@ -98,7 +98,7 @@ fn entry_of(row: &SharedPanel, now_ms: i64) -> Option<Arc<Entry>> {
     let age = millis(now_ms - row.stored_at_ms);
     Some(Arc::new(Entry {
         etag: etag(&panel),
-        panel,
+        json: row.json.as_str().into(),
         stored: Instant::now().checked_sub(age).unwrap_or_else(Instant::now),
         ttl: millis(row.expires_at_ms - row.stored_at_ms),
     }))
