@@ -71,6 +71,8 @@ pub(super) const PARTICLES: &[&str] = &[
     "인가요",
     "이나요",
     "이랑요",
+    // The copula's connective (`적응중이라`).
+    "이라",
 ];
 
 /// The light verbs 하다 and 되다 with their endings, written onto a noun.
@@ -126,6 +128,14 @@ pub(super) const LIGHT_VERB_ENDINGS: &[&str] = &[
     "되다",
     "된다",
     "된다고",
+    // Before an embedded question or the dependent noun 거 written on
+    // (`필요한지`, `신청하는거`).
+    "한지",
+    "하는지",
+    "할지",
+    "한거",
+    "하는거",
+    "할거",
 ];
 
 /// Endings of a verb or adjective of its own (not a noun made one with
@@ -163,12 +173,23 @@ pub(super) const VERB_ENDINGS: &[&str] = &[
     "는지",
     "을까요",
     "ㄹ까요",
+    // Connectives: the copula's after a one-syllable noun (`중인데`), the
+    // retrospective (`있던데`), the propositive quoted (`뽑자고`).
+    "인데",
+    "던데",
+    "던데요",
+    "자고",
 ];
 
 /// Whole words that carry no topic and that Stopwords-ISO's Korean list
 /// lacks: colloquial question words and adverbs, and the requests and
 /// auxiliary verbs questions end with.
 pub(super) const FUNCTION_WORDS: &[&str] = &[
+    "어디다",
+    "무엇",
+    "무엇인가요",
+    "무엇인지",
+    "건지",
     "어디서",
     "어디에",
     "어디로",

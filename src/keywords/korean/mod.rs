@@ -81,6 +81,10 @@ pub fn query_stem<'a>(word: &'a str, next: Option<&str>) -> Option<&'a str> {
         }
         stem = shorter;
     }
+    // 되다 after a verb's -아야/-어야 is "must" (`물어봐야되요`): no noun.
+    if stem != word && stem.ends_with('야') && is_predicate(stem, None) {
+        return None;
+    }
     (!FUNCTION_WORDS.contains(&stem)).then_some(stem)
 }
 
@@ -108,8 +112,20 @@ fn is_predicate(word: &str, next: Option<&str>) -> bool {
     }
     if n >= 2
         && ['서', '야', '요'].contains(&syllables[n - 1])
-        && jamo(syllables[n - 2])
-            .is_some_and(|(vowel, fin)| fin == 0 && FUSED_VOWELS.contains(&vowel))
+        && jamo(syllables[n - 2]).is_some_and(|(vowel, fin)| {
+            fin == 0
+                && (FUSED_VOWELS.contains(&vowel)
+                    // 하/내 + 어 (`해야`, `내야`); `개요` is a noun.
+                    || (vowel == VOWEL_AE && syllables[n - 1] != '요'))
+        })
+    {
+        return true;
+    }
+    // The dependent noun 거 written onto an adnominal form (`같은거`,
+    // `하는거`).
+    if n >= 3
+        && syllables[n - 1] == '거'
+        && jamo(syllables[n - 2]).is_some_and(|(_, fin)| fin == FINAL_N || fin == FINAL_L)
     {
         return true;
     }
@@ -144,6 +160,8 @@ fn particle_by_context(stem: &str, suffix: &str, next: Option<&str>) -> bool {
 /// The vowels `아`/`어` fuse into with an open stem: ㅏ, ㅓ, ㅕ, ㅘ, ㅝ
 /// (`가`, `서`, `려`, `봐`, `줘`).
 const FUSED_VOWELS: [u32; 5] = [0, 4, 6, 9, 14];
+/// ㅐ, the vowel of 해 and 내 (하/내 + 어).
+const VOWEL_AE: u32 = 1;
 /// The final consonants ㄴ and ㄹ (adnominal endings).
 const FINAL_N: u32 = 4;
 const FINAL_L: u32 = 8;
@@ -248,6 +266,17 @@ mod tests {
             ("올렸는데", Some("리뷰어")),
             ("바빠서", None),
             ("좋은", Some("방법")),
+            // Seen taking Graph query slots on the tuning half (stop 57).
+            ("중인데", Some("설정")),
+            ("있던데", None),
+            ("뽑자고", Some("하셔서요")),
+            ("해야", Some("하나요")),
+            ("내야", Some("하나요")),
+            ("하는거", Some("맞나요")),
+            ("같은거", Some("필요한지")),
+            ("물어봐야되요", None),
+            ("건지", None),
+            ("어디다", None),
         ] {
             assert_eq!(query_stem(word, next), None, "{word} {next:?}");
         }
@@ -274,6 +303,10 @@ mod tests {
             ("월급날", None, "월급날"),
             ("리뷰어", Some("승인"), "리뷰어"),
             ("분야", None, "분야"),
+            ("근거", None, "근거"),
+            ("적응중이라", Some("운영"), "적응중"),
+            ("필요한지", None, "필요"),
+            ("서류가", Some("무엇인가요"), "서류"),
         ] {
             assert_eq!(query_stem(word, next), Some(want), "{word} {next:?}");
         }
