@@ -6,6 +6,9 @@
 use std::{collections::HashSet, sync::LazyLock};
 
 pub mod korean;
+mod spelling;
+
+pub use spelling::respelt;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};

@@ -23,6 +23,7 @@ pub mod multilingual;
 mod ranking;
 mod relevance;
 mod search;
+mod spelling;
 mod vectors;
 
 use std::sync::Arc;

@@ -139,3 +139,24 @@ async fn a_korean_questions_graph_query_is_its_nouns_and_latin_terms() {
         assert_eq!(queries, [want, want], "{text}: files and mail");
     }
 }
+
+#[tokio::test]
+async fn a_misspelt_word_is_searched_as_the_boards_posts_spell_it() {
+    let app = spawn_app().await;
+    with_background_posts(&app).await;
+    app.graph.add(vec![
+        file(
+            "Account password rules.pdf",
+            "How often an account password must change",
+        ),
+        mail("Lunch on Friday", 2, "Team lunch at noon"),
+    ]);
+    let before = app.graph.queries().len();
+    let shown = panel(&app, "q-typo", "pasword expiry on my acount?").await;
+    let queries = app.graph.queries()[before..].to_vec();
+    assert_eq!(
+        queries, ["password OR expiry OR account"; 2],
+        "the board's posts spell `password` and `account`"
+    );
+    assert_eq!(shown, ["Account password rules.pdf"]);
+}

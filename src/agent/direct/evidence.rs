@@ -6,7 +6,7 @@
 //! same evidence; what holds too little of it is left out, none rather
 //! than filler.
 
-use crate::keywords::{index_terms, post_keywords, query_terms};
+use crate::keywords::{index_terms, query_terms};
 
 /// The weights of the evidence (docs/agent.md, "How relevance is decided";
 /// chosen on the tuning half, BENCHMARKS.md "Issue 51").
@@ -54,15 +54,15 @@ pub struct Term {
     parts: Vec<String>,
 }
 
-/// The key terms of a post (`text` and its `tags`), weighted by
+/// The key terms of a post (its keywords, `words`), weighted by
 /// `specificity` (higher = rarer among the posts).
-pub fn key_terms(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Vec<Term> {
-    post_keywords(text, tags)
-        .into_iter()
+pub fn key_terms(words: &[String], specificity: impl Fn(&str) -> f32) -> Vec<Term> {
+    words
+        .iter()
         .map(|w| Term {
             // Even the most common word counts a little.
-            weight: specificity(&w).max(0.1),
-            parts: query_terms(&w),
+            weight: specificity(w).max(0.1),
+            parts: query_terms(w),
         })
         .filter(|t| !t.parts.is_empty())
         .collect()
@@ -154,6 +154,11 @@ pub fn rank(terms: &[Term], hits: &[Hit<'_>]) -> (Vec<usize>, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keywords::post_keywords;
+
+    fn key_terms(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Vec<Term> {
+        super::key_terms(&post_keywords(text, tags), specificity)
+    }
 
     /// Specificity from a made-up index: everyday words are common.
     fn specificity(word: &str) -> f32 {

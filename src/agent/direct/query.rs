@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     agent::run::{RunCtx, RunInput},
-    keywords::{kql_term, most_specific, post_keywords},
+    keywords::{kql_term, most_specific},
     tools::{MAX_QUERY_CHARS, truncate},
 };
 
@@ -31,17 +31,17 @@ pub fn posts_arguments(input: &RunInput) -> Map<String, Value> {
 /// added nothing on either half (BENCHMARKS.md, "One search").
 pub fn topic_query(ctx: RunCtx<'_>) -> Option<String> {
     let input = ctx.input;
-    m365_query(&input.text, &input.tags, |w| ctx.posts.specificity(w))
+    let words = ctx.posts.keywords(&input.text, &input.tags);
+    m365_query(&words, |w| ctx.posts.specificity(w))
 }
 
-/// The keyword query for Graph: the post's (and its tags') four most
-/// specific words (`specificity`, higher = rarer among the posts) OR-ed,
+/// The keyword query for Graph: four most specific of a post's keywords
+/// (`words`; `specificity`, higher = rarer among the posts) OR-ed,
 /// compound words as phrases (Graph ranks what matches more of them
 /// first); none when the post has no keyword. Everyday words that merely
 /// come first in the sentence are not the topic.
-fn m365_query(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) -> Option<String> {
-    let words = post_keywords(text, tags);
-    let topic: Vec<String> = most_specific(&words, TOPIC_TERMS, &specificity)
+fn m365_query(words: &[String], specificity: impl Fn(&str) -> f32) -> Option<String> {
+    let topic: Vec<String> = most_specific(words, TOPIC_TERMS, &specificity)
         .iter()
         .map(|t| kql_term(t))
         .collect();
@@ -50,7 +50,15 @@ fn m365_query(text: &str, tags: &[String], specificity: impl Fn(&str) -> f32) ->
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::keywords::post_keywords;
+
+    fn m365_query(
+        text: &str,
+        tags: &[String],
+        specificity: impl Fn(&str) -> f32,
+    ) -> Option<String> {
+        super::m365_query(&post_keywords(text, tags), specificity)
+    }
 
     /// Specificity from a made-up index: everyday words are common.
     fn specificity(word: &str) -> f32 {
