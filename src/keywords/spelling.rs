@@ -11,14 +11,24 @@ const MIN_SPELLING_POSTS: usize = 2;
 /// inserted or replaced, or two neighbours swapped) from stems posts do
 /// hold: the one most posts hold (`posts_holding`, at least two), with the
 /// word's ending kept (`perfomance` → `performance`, `clinet` → `client`).
-/// None for a word the posts hold, one of another script or with digits,
-/// and a stem under five letters, where one edit reaches too many words.
-pub fn respelt(word: &str, posts_holding: impl Fn(&str) -> usize) -> Option<String> {
-    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+/// None for a word the posts hold, a word of the language (`is_word`,
+/// asked only of a word no post holds), one of another script or with
+/// digits, and a stem under five letters, where one edit reaches too many
+/// words.
+pub fn respelt(
+    word: &str,
+    posts_holding: impl Fn(&str) -> usize,
+    is_word: impl Fn(&str) -> bool,
+) -> Option<String> {
+    if word.len() < 5 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
         return None;
     }
     let stem = ENGLISH.stem(word);
-    if stem.len() < 5 || !word.starts_with(stem.as_ref()) || posts_holding(&stem) > 0 {
+    if stem.len() < 5
+        || !word.starts_with(stem.as_ref())
+        || posts_holding(&stem) > 0
+        || is_word(word)
+    {
         return None;
     }
     let (mut best, mut most) = (None, MIN_SPELLING_POSTS - 1);
@@ -88,17 +98,42 @@ mod tests {
             ("pasword", "password"),
             ("passwordd", "password"),
         ] {
-            assert_eq!(respelt(typo, holding).as_deref(), Some(fixed), "{typo}");
+            assert_eq!(
+                respelt(typo, holding, |_| false).as_deref(),
+                Some(fixed),
+                "{typo}"
+            );
         }
-        assert_eq!(respelt("client", holding), None, "spelt as the posts do");
-        assert_eq!(respelt("grafana", holding), None, "no near word: a name");
-        assert_eq!(respelt("dinr", holding), None, "a stem under five letters");
-        assert_eq!(respelt("clien7", holding), None, "digits: a name");
+        assert_eq!(
+            respelt("client", holding, |_| false),
+            None,
+            "spelt as the posts do"
+        );
+        assert_eq!(
+            respelt("grafana", holding, |_| false),
+            None,
+            "no near word: a name"
+        );
+        assert_eq!(
+            respelt("dinr", holding, |_| false),
+            None,
+            "a stem under five letters"
+        );
+        assert_eq!(
+            respelt("clien7", holding, |_| false),
+            None,
+            "digits: a name"
+        );
         let once = |t: &str| if t == "client" { 1 } else { 0 };
         assert_eq!(
-            respelt("clinet", once),
+            respelt("clinet", once, |_| false),
             None,
             "one post could share the slip"
+        );
+        assert_eq!(
+            respelt("clinet", holding, |w| w == "clinet"),
+            None,
+            "a word of the language"
         );
     }
 }

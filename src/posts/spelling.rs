@@ -25,10 +25,11 @@ impl PostIndex {
         if pieces("a").is_none() {
             return words;
         }
-        let slip = |w: &str| {
+        // A word the vocabulary holds whole, in lower case or capitalized.
+        let is_word = |w: &str| {
             let mut capitalized = w.to_owned();
             capitalized[..1].make_ascii_uppercase();
-            pieces(w) > Some(1) && pieces(&capitalized) > Some(1)
+            pieces(w) == Some(1) || pieces(&capitalized) == Some(1)
         };
         if ranking.document_frequency("").0 < relevance::MIN_POSTS_FOR_SPREAD {
             return words;
@@ -36,12 +37,7 @@ impl PostIndex {
         let holding = |term: &str| ranking.document_frequency(term).1;
         let mut out: Vec<String> = Vec::with_capacity(words.len());
         for word in words {
-            // (`keywords::respelt` asks five letters of the stem.)
-            let candidate = word.len() >= 5 && word.bytes().all(|b| b.is_ascii_lowercase());
-            let word = (candidate && slip(&word))
-                .then(|| keywords::respelt(&word, holding))
-                .flatten()
-                .unwrap_or(word);
+            let word = keywords::respelt(&word, holding, is_word).unwrap_or(word);
             if !out.contains(&word) {
                 out.push(word);
             }

@@ -159,4 +159,10 @@ async fn a_misspelt_word_is_searched_as_the_boards_posts_spell_it() {
         "the board's posts spell `password` and `account`"
     );
     assert_eq!(shown, ["Account password rules.pdf"]);
+    // `spending` and `Korea` are one edit from `sending` and `korean`, which
+    // the posts hold and they do not: words of the language all the same.
+    let before = app.graph.queries().len();
+    panel(&app, "q-words", "Korea spending limits").await;
+    let queries = app.graph.queries()[before..].to_vec();
+    assert_eq!(queries, ["korea OR spending OR limits"; 2]);
 }
