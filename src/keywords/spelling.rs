@@ -5,6 +5,10 @@ use super::ENGLISH;
 /// Posts that must spell a word before a misspelling is corrected to it:
 /// one could be the same slip.
 const MIN_SPELLING_POSTS: usize = 2;
+/// The longest word respelt: longer than English words but a few, and each
+/// letter more is ~54 more lookups (a hostile post of long words stays
+/// cheap).
+const MAX_LETTERS: usize = 24;
 
 /// The English `word` (a keyword: lower-cased) as the posts spell it, when
 /// its stem is one no post holds but one edit away (a letter deleted,
@@ -13,14 +17,14 @@ const MIN_SPELLING_POSTS: usize = 2;
 /// word's ending kept (`perfomance` → `performance`, `clinet` → `client`).
 /// None for a word the posts hold, a word of the language (`is_word`,
 /// asked only of a word no post holds), one of another script or with
-/// digits, and a stem under five letters, where one edit reaches too many
-/// words.
+/// digits, a stem under five letters, where one edit reaches too many
+/// words, and a word over [`MAX_LETTERS`].
 pub fn respelt(
     word: &str,
     posts_holding: impl Fn(&str) -> usize,
     is_word: impl Fn(&str) -> bool,
 ) -> Option<String> {
-    if word.len() < 5 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
+    if !(5..=MAX_LETTERS).contains(&word.len()) || !word.bytes().all(|b| b.is_ascii_lowercase()) {
         return None;
     }
     let stem = ENGLISH.stem(word);
@@ -130,6 +134,15 @@ mod tests {
             None,
             "one post could share the slip"
         );
+        // A hostile post's long word: no edit of it is looked up.
+        let lookups = std::cell::Cell::new(0);
+        let counted = |t: &str| {
+            lookups.set(lookups.get() + 1);
+            holding(t)
+        };
+        let long = format!("clinet{}", "x".repeat(1000));
+        assert_eq!(respelt(&long, counted, |_| false), None);
+        assert_eq!(lookups.get(), 0, "too long to be a word");
         assert_eq!(
             respelt("clinet", holding, |w| w == "clinet"),
             None,
