@@ -108,26 +108,14 @@ mod tests {
                 "{typo}"
             );
         }
-        assert_eq!(
-            respelt("client", holding, |_| false),
-            None,
-            "spelt as the posts do"
-        );
-        assert_eq!(
-            respelt("grafana", holding, |_| false),
-            None,
-            "no near word: a name"
-        );
-        assert_eq!(
-            respelt("dinr", holding, |_| false),
-            None,
-            "a stem under five letters"
-        );
-        assert_eq!(
-            respelt("clien7", holding, |_| false),
-            None,
-            "digits: a name"
-        );
+        for (word, why) in [
+            ("client", "spelt as the posts do"),
+            ("grafana", "no near word: a name"),
+            ("dinr", "a stem under five letters"),
+            ("clien7", "digits: a name"),
+        ] {
+            assert_eq!(respelt(word, holding, |_| false), None, "{word}: {why}");
+        }
         let once = |t: &str| if t == "client" { 1 } else { 0 };
         assert_eq!(
             respelt("clinet", once, |_| false),

@@ -16,24 +16,22 @@ impl PostIndex {
     pub fn keywords(&self, text: &str, tags: &[String]) -> Vec<String> {
         let words = keywords::post_keywords(text, tags);
         let ranking = &self.ranking;
-        // The model's vocabulary: the multilingual model's, else the word
-        // model's; one piece for a word frequent in the language.
-        let pieces = |w: &str| {
-            let multilingual = ranking.multilingual().map(|m| m.pieces(w));
-            multilingual.or_else(|| ranking.model().map(|m| m.pieces(w)))
+        // The model's vocabulary (the multilingual model's, else the word
+        // model's): one piece for a word frequent in the language.
+        let pieces: &dyn Fn(&str) -> usize = match (ranking.multilingual(), ranking.model()) {
+            (Some(m), _) => &|w| m.pieces(w),
+            (None, Some(m)) => &|w| m.pieces(w),
+            (None, None) => return words,
         };
-        if pieces("a").is_none() {
+        if ranking.counts().0 < relevance::MIN_POSTS_FOR_SPREAD {
             return words;
         }
         // A word the vocabulary holds whole, in lower case or capitalized.
         let is_word = |w: &str| {
             let mut capitalized = w.to_owned();
             capitalized[..1].make_ascii_uppercase();
-            pieces(w) == Some(1) || pieces(&capitalized) == Some(1)
+            pieces(w) == 1 || pieces(&capitalized) == 1
         };
-        if ranking.document_frequency("").0 < relevance::MIN_POSTS_FOR_SPREAD {
-            return words;
-        }
         let holding = |term: &str| ranking.document_frequency(term).1;
         let mut out: Vec<String> = Vec::with_capacity(words.len());
         for word in words {

@@ -93,8 +93,14 @@ const LANGUAGE_FLOORS: [(&str, f64, f64, f64); 2] =
 /// language in the panel (the local model's hit@5) at least this often.
 const CROSS_FLOORS: [(&str, f64); 2] = [("en→ko", 0.30), ("ko→en", 0.20)];
 
-/// The held-out figures per language at or above [`LANGUAGE_FLOORS`], and
-/// Microsoft 365 found as well in Korean as in English (within 0.10).
+/// English Microsoft 365, fallback (issue 51; misspelt words respelt since
+/// stop 58): held-out recall@10 · precision@10 · MRR 0.447 · 0.633 · 0.827
+/// (0.44 · 0.61 · 0.81 before), less a margin for ties.
+const ENGLISH_M365: (f64, f64, f64) = (0.44, 0.62, 0.815);
+
+/// The held-out figures per language at or above [`LANGUAGE_FLOORS`] and
+/// [`ENGLISH_M365`], and Microsoft 365 found as well in Korean as in
+/// English (within 0.10).
 fn check_languages(f: &Figures) {
     for (name, words, local, unrelated) in LANGUAGE_FLOORS {
         let s = f.slices[name];
@@ -111,6 +117,12 @@ fn check_languages(f: &Figures) {
         assert!(s.posts_local.hit_at_5 >= local, "{name} local model: {s:?}");
     }
     let (en, ko) = (f.slices["en"], f.slices["ko"]);
+    let (recall, precision, mrr) = ENGLISH_M365;
+    let m365 = en.fallback_m365;
+    assert!(
+        m365.recall_at_10 >= recall && m365.precision_at_10 >= precision && m365.mrr >= mrr,
+        "English Microsoft 365, fallback: {m365:?}"
+    );
     assert!(
         ko.fallback_m365.recall_at_10 >= en.fallback_m365.recall_at_10 - 0.10,
         "Microsoft 365 recall in Korean within 0.10 of English: {ko:?} {en:?}"

@@ -34,67 +34,47 @@ for q in qs:
     v=norm(sub(V[('q:'+q['id'],'q')],means[ql]))
     s={i:dot(v,pv[i]) for i in pv}
     S.append((q,ql,s,ms(list(s.values()))))
+# Each language's own spread of similarities, per question.
+G=[{L:ms([s[i] for i in s if plang[i]==L]) for L in ['ko','en']} for q,ql,s,_ in S]
+
 def evaluate(rule, **kw):
+    """hit@5 per slice and unrelated posts a panel when `rule` admits a
+    candidate of the top 20: rule(similarity, mean, std, best, best of its
+    language, same language as the question, its language's (mean, std),
+    its rank within its language)."""
     st={}; unrel=[0,0]
-    for q,ql,s,(m,sd) in S:
-        ranked=sorted(s,key=lambda i:-s[i])[:20]
-        best={L:max(s[i] for i in ranked if plang[i]==L) if any(plang[i]==L for i in ranked) else 9 for L in ['ko','en']}
-        bestall=s[ranked[0]]
-        kept=[i for i in ranked if rule(s[i],m,sd,bestall,best[plang[i]],plang[i]==ql,**kw)][:5]
-        unrel[0]+=sum(1 for i in kept if i not in q['posts']); unrel[1]+=1
-        same=[i for i in q['posts'] if plang.get(i,ql)==ql]; other=[i for i in q['posts'] if plang.get(i,ql)!=ql]
-        own=ql; cross=ql+'->'+('en' if ql=='ko' else 'ko')
-        for name,labels in [(own,same),(cross,other)]:
-            if not labels: continue
-            x=st.setdefault(name,[0,0]); x[1]+=1
-            if any(i in labels for i in kept): x[0]+=1
-    return ' '.join(f'{k} {a/b:.2f}({b})' for k,(a,b) in sorted(st.items()))+f' unrel {unrel[0]/unrel[1]:.2f}'
-cur=lambda s,m,sd,b,bl,same,zmin=3.5,band=1.5: s>=m+zmin*sd and s>=b-band*sd
-perlang=lambda s,m,sd,b,bl,same,zmin=3.5,band=1.5: s>=m+zmin*sd and s>=bl-band*sd
-for zmin in [3.0,3.25,3.5]:
-  for band in [1.0,1.5,2.0]:
-    print(f"z{zmin} band{band} current: ", evaluate(cur,zmin=zmin,band=band))
-    print(f"z{zmin} band{band} perlang: ", evaluate(perlang,zmin=zmin,band=band))
-print('---')
-# per-language group stats
-S2=[]
-for q,ql,s,(m,sd) in S:
-    g={L:ms([s[i] for i in s if plang[i]==L]) for L in ['ko','en']}
-    S2.append(g)
-def evaluate2(rule, **kw):
-    st={}; unrel=[0,0]
-    for (q,ql,s,(m,sd)),g in zip(S,S2):
+    for (q,ql,s,(m,sd)),g in zip(S,G):
         ranked=sorted(s,key=lambda i:-s[i])[:20]
         best={L:max([s[i] for i in ranked if plang[i]==L],default=9) for L in ['ko','en']}
-        rankx={}; 
-        kept=[]
+        rank={}; kept=[]
         for i in ranked:
-            L=plang[i]; rankx[L]=rankx.get(L,0)+1
-            if rule(s[i],m,sd,s[ranked[0]],best[L],L==ql,g[L],rankx[L],**kw): kept.append(i)
+            L=plang[i]; rank[L]=rank.get(L,0)+1
+            if rule(s[i],m,sd,s[ranked[0]],best[L],L==ql,g[L],rank[L],**kw): kept.append(i)
         kept=kept[:5]
         unrel[0]+=sum(1 for i in kept if i not in q['posts']); unrel[1]+=1
         same=[i for i in q['posts'] if plang.get(i,ql)==ql]; other=[i for i in q['posts'] if plang.get(i,ql)!=ql]
-        own=ql; cross=ql+'->'+('en' if ql=='ko' else 'ko')
-        for name,labels in [(own,same),(cross,other)]:
+        cross=ql+'->'+('en' if ql=='ko' else 'ko')
+        for name,labels in [(ql,same),(cross,other)]:
             if not labels: continue
             x=st.setdefault(name,[0,0]); x[1]+=1
             if any(i in labels for i in kept): x[0]+=1
     return ' '.join(f'{k} {a/b:.2f}' for k,(a,b) in sorted(st.items()))+f' unrel {unrel[0]/unrel[1]:.2f}'
-def zg(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5):
-    gm,gs=g; return s>=gm+zmin*gs and s>=bl-band*gs
-def xtop(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5,zx=3.0,topx=1):
-    if same: return s>=m+zmin*sd and s>=b-band*sd
+
+def today(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5):
+    return s>=m+zmin*sd and s>=b-band*sd
+def band_per_language(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5):
+    return s>=m+zmin*sd and s>=bl-band*sd
+def own_spread(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5,zx=3.5):
+    if same: return today(s,m,sd,b,bl,same,g,rk,zmin,band)
+    gm,gs=g; return s>=gm+zx*gs and s>=bl-band*gs
+def best_other(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5,zx=3.0,topx=1):
+    if same: return today(s,m,sd,b,bl,same,g,rk,zmin,band)
     gm,gs=g; return rk<=topx and s>=gm+zx*gs
-for zmin in [3.5,3.75]:
-  for band in [1.0,1.5]:
-    print(f"z{zmin} b{band} zgrp:", evaluate2(zg,zmin=zmin,band=band))
-for zx in [2.5,2.75,3.0,3.25,3.5]:
-  for topx in [1,2]:
-    print(f"xtop zx{zx} top{topx}:", evaluate2(xtop,zx=zx,topx=topx))
-print('--- mixed')
-def mixed(s,m,sd,b,bl,same,g,rk,zmin=3.5,band=1.5,zx=3.5,bx=1.5):
-    if same: return s>=m+zmin*sd and s>=b-band*sd
-    gm,gs=g; return s>=gm+zx*gs and s>=bl-bx*gs
+
+print("today's floors:        ", evaluate(today))
+print("band per language:     ", evaluate(band_per_language))
 for zx in [3.5,3.75,4.0]:
-  for bx in [0.5,1.0,1.5]:
-    print(f"mixed zx{zx} bx{bx}:", evaluate2(mixed,zx=zx,bx=bx))
+    print(f"other language, own spread {zx}:", evaluate(own_spread,zx=zx))
+for zx in [2.5,3.0,3.5]:
+  for topx in [1,2]:
+    print(f"other language's best {topx} at {zx}:", evaluate(best_other,zx=zx,topx=topx))

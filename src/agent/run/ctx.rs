@@ -27,3 +27,15 @@ pub struct RunCtx<'a> {
     pub tools: &'a [ToolSpec],
     pub max_tool_calls: usize,
 }
+
+impl<'a> RunCtx<'a> {
+    /// The post's keywords as the board spells them
+    /// ([`PostIndex::keywords`]), worked out once a run: the Microsoft 365
+    /// query and the ranking of every search's hits share them.
+    pub fn keywords(&self) -> &'a [String] {
+        let input = self.input;
+        self.run
+            .keywords
+            .get_or_init(|| self.posts.keywords(&input.text, &input.tags))
+    }
+}

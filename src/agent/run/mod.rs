@@ -26,7 +26,7 @@ pub use input::RunInput;
 
 use std::{
     collections::HashMap,
-    sync::{Mutex, MutexGuard},
+    sync::{Mutex, MutexGuard, OnceLock},
 };
 
 use serde_json::{Map, Value};
@@ -58,6 +58,8 @@ pub struct Run {
     graph_budget: GraphBudget,
     /// Where the run's events stream, when someone listens.
     events: Emitter,
+    /// The post's keywords as the board spells them (`RunCtx::keywords`).
+    keywords: OnceLock<Vec<String>>,
 }
 
 /// How the run turned out so far: its path, rounds, the model's choice,
@@ -90,6 +92,7 @@ impl Run {
             deadline,
             graph_budget: budget::panel(),
             events,
+            keywords: OnceLock::new(),
         }
     }
 
