@@ -149,12 +149,12 @@ impl Multilingual {
             .ok()
     }
 
-    /// A query's vector (`digest`: its text's), and whether it was
-    /// embedded now: remembered, or embedded on the pool when a thread of
-    /// it frees by `by` (a burst waits for threads, it queues no work past
-    /// its deadline); once started, the embedding is finished and
-    /// remembered even if `by` passes. `new_texts` false (overload): only a
-    /// remembered vector.
+    /// A query's vector (`digest`: its text's), and whether this call
+    /// embedded it: remembered, or embedded on the pool when a thread of it
+    /// frees by `by` (a burst waits for threads, it queues no work past its
+    /// deadline). Concurrent queries of one text wait for one embedding;
+    /// once started, it is finished and remembered even if `by` passes.
+    /// `new_texts` false (overload): only a remembered vector.
     pub async fn query(
         self: &Arc<Self>,
         text: &str,
@@ -168,23 +168,30 @@ impl Multilingual {
         if !new_texts || by.is_some_and(|by| by <= Instant::now()) {
             return None;
         }
-        let free = self.pool.clone().acquire_owned();
-        let permit = match by {
-            Some(by) => tokio::time::timeout_at(by, free).await.ok()?.ok()?,
-            None => free.await.ok()?,
+        // moka runs one caller's `init` for a key; the others wait for it.
+        let init = self.embed_query(text, digest);
+        let shared = self.recent.entry(digest).or_optionally_insert_with(init);
+        let entry = match by {
+            Some(by) => tokio::time::timeout_at(by, shared).await.ok()??,
+            None => shared.await?,
         };
+        let embedded = entry.is_fresh();
+        Some((entry.into_value(), embedded))
+    }
+
+    /// `text`'s vector, embedded on the pool when a thread frees; the
+    /// embedding is remembered even when its caller has gone.
+    async fn embed_query(self: &Arc<Self>, text: &str, digest: u64) -> Option<Arc<[f32]>> {
+        let permit = self.pool.clone().acquire_owned().await.ok()?;
         let model = self.clone();
         let text = text.to_owned();
-        let embedding = tokio::spawn(async move {
+        tokio::spawn(async move {
             let v: Arc<[f32]> = model.embed_with(permit, vec![text]).await?.pop()?.into();
             model.recent.insert(digest, v.clone()).await;
             Some(v)
-        });
-        let vector = match by {
-            Some(by) => tokio::time::timeout_at(by, embedding).await.ok()?.ok()?,
-            None => embedding.await.ok()?,
-        };
-        vector.map(|v| (v, true))
+        })
+        .await
+        .ok()?
     }
 }
 
@@ -216,6 +223,25 @@ mod tests {
             cosine(&question, &english),
             cosine(&question, &korean_other)
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_queries_of_one_new_text_share_one_embedding() {
+        let model = Arc::new(Multilingual::load(None).unwrap());
+        let text = "Who do I ask about parking permits for the garage?";
+        let views: Vec<_> = (0..8)
+            .map(|_| {
+                let model = model.clone();
+                tokio::spawn(async move { model.query(text, 7, None, true).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for view in views {
+            answers.push(view.await.unwrap().expect("a vector"));
+        }
+        let embedded = answers.iter().filter(|(_, now)| *now).count();
+        assert_eq!(embedded, 1, "one embedding for eight views of a new text");
+        assert!(answers.iter().all(|(v, _)| v[..] == answers[0].0[..]));
     }
 
     #[tokio::test]
