@@ -49,6 +49,11 @@ impl Service {
         // BENCH_SERVICE_BIN: another build of the service, for A/B comparisons.
         let bin = std::env::var("BENCH_SERVICE_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_linkup-suggestions").to_owned());
+        // BENCH_DB_FROM: start from a copy of that database (posts and their
+        // vectors already stored: nothing to embed, e.g. under callgrind).
+        if let Ok(from) = std::env::var("BENCH_DB_FROM") {
+            copy_db(std::path::Path::new(&from), &db);
+        }
         let stderr = db.with_extension("stderr");
         let mut cmd = match cgroup {
             Some(dir) => {
@@ -147,6 +152,19 @@ impl Service {
     }
 }
 
+/// Copies an SQLite database with its write-ahead log, as its last writer left it.
+fn copy_db(from: &std::path::Path, to: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let (mut a, mut b) = (from.as_os_str().to_owned(), to.as_os_str().to_owned());
+        a.push(suffix);
+        b.push(suffix);
+        let _ = std::fs::remove_file(&b);
+        if std::path::Path::new(&a).exists() {
+            std::fs::copy(&a, &b).expect("copy the bench database");
+        }
+    }
+}
+
 impl Drop for Service {
     fn drop(&mut self) {
         // BENCH_GRACEFUL_STOP: SIGTERM first, so that a profiler wrapping the
@@ -164,6 +182,10 @@ impl Drop for Service {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // BENCH_DB_KEEP: a copy of the database the run leaves (BENCH_DB_FROM's).
+        if let Ok(to) = std::env::var("BENCH_DB_KEEP") {
+            copy_db(&self.db, std::path::Path::new(&to));
+        }
         let _ = std::fs::remove_file(&self.stderr);
         for suffix in ["", "-wal", "-shm"] {
             let mut path = self.db.clone().into_os_string();
