@@ -201,30 +201,56 @@ static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 /// gives `연차`, `차휴`, `휴가`). Stop words and one-letter ASCII parts are
 /// left out.
 pub fn index_terms(text: &str) -> Vec<String> {
-    terms(text, true)
+    terms(text, true, None)
 }
 
 /// The terms a query is matched by: [`index_terms`], but a Korean word by
 /// its stem's bigrams only, so that its particles (`양식이` has `식이`) add
 /// no term that no post is about.
 pub fn query_terms(text: &str) -> Vec<String> {
-    terms(text, false)
+    terms(text, false, None)
 }
 
-fn terms(text: &str, whole_korean_words: bool) -> Vec<String> {
+/// Those of [`index_terms`] that can be among `wanted` (index terms of
+/// other texts): for matching a long text against a few terms, a word
+/// whose stem cannot be one of them is not stemmed. A stem keeps its
+/// word's first two letters (`y` may become `i`: `dying`, `die`).
+pub fn index_terms_among(text: &str, wanted: &[&str]) -> Vec<String> {
+    terms(text, true, Some(wanted))
+}
+
+/// Whether `word` (folded) can have one of `wanted` as its term.
+fn may_be_among(word: &str, wanted: Option<&[&str]>) -> bool {
+    let Some(wanted) = wanted else {
+        return true;
+    };
+    let mut letters = word.chars();
+    let (first, second) = (letters.next(), letters.next());
+    wanted.iter().any(|term| {
+        let mut t = term.chars();
+        t.next() == first
+            && match (t.next(), second) {
+                (None, _) => true,
+                (Some(a), Some(b)) => a == b || (a == 'i' && b == 'y'),
+                (Some(_), None) => false,
+            }
+    })
+}
+
+fn terms(text: &str, whole_korean_words: bool, wanted: Option<&[&str]>) -> Vec<String> {
     let mut out = Vec::new();
     let words = text.split(|c: char| !(c.is_alphanumeric() || JOINERS.contains(&c)));
     for word in words {
         // Most words are ASCII: one run, no allocation for its parts.
         if word.is_ascii() {
-            other_terms(&mut out, word);
+            other_terms(&mut out, word, wanted);
             continue;
         }
         for (script, run) in runs(word) {
             match script {
                 Script::Jamo => {}
                 Script::Hangul => korean_terms(&mut out, run, whole_korean_words),
-                Script::Other => other_terms(&mut out, run),
+                Script::Other => other_terms(&mut out, run, wanted),
             }
         }
     }
@@ -253,10 +279,21 @@ fn korean_terms(out: &mut Vec<String>, word: &str, whole_word: bool) {
 }
 
 /// [`index_terms`] of a word in another script than Hangul.
-fn other_terms(out: &mut Vec<String>, word: &str) {
+fn other_terms(out: &mut Vec<String>, word: &str, wanted: Option<&[&str]>) {
     let word = word.trim_matches(|c| JOINERS.contains(&c));
     if word.is_empty() {
         return;
+    }
+    // An ASCII word (no compound) that cannot give a wanted term is not
+    // even folded.
+    if wanted.is_some() && word.is_ascii() && !word.contains(JOINERS) {
+        let mut head = [0; 2];
+        let n = word.len().min(2);
+        head[..n].copy_from_slice(&word.as_bytes()[..n]);
+        head.make_ascii_lowercase();
+        if !may_be_among(std::str::from_utf8(&head[..n]).unwrap_or_default(), wanted) {
+            return;
+        }
     }
     let folded = fold(word);
     let parts: Vec<&str> = folded
@@ -264,15 +301,15 @@ fn other_terms(out: &mut Vec<String>, word: &str) {
         .filter(|p| !p.is_empty())
         .collect();
     if parts.len() > 1 {
-        push_term(out, &parts.concat());
+        push_term(out, &parts.concat(), wanted);
     }
     for part in parts {
-        push_term(out, part);
+        push_term(out, part, wanted);
     }
 }
 
-fn push_term(out: &mut Vec<String>, word: &str) {
-    if (word.len() < 2 && word.is_ascii()) || is_stop_word(word) {
+fn push_term(out: &mut Vec<String>, word: &str, wanted: Option<&[&str]>) {
+    if !may_be_among(word, wanted) || (word.len() < 2 && word.is_ascii()) || is_stop_word(word) {
         return;
     }
     let term = if word.chars().all(char::is_alphabetic) {
@@ -326,6 +363,28 @@ mod tests {
             Some("vpn OR home"),
             "operators are not terms"
         );
+    }
+
+    #[test]
+    fn terms_among_wanted_ones_skip_only_words_that_cannot_be_them() {
+        let wanted = ["polici", "leav"];
+        assert_eq!(
+            index_terms_among("Updated Leave Policy guidance, policies", &wanted),
+            ["leav", "polici", "polici"]
+        );
+        // Every word of the evaluation corpus, and Snowball's exceptional
+        // forms: a word's own terms are never skipped.
+        let corpus = [
+            include_str!("../../tests/quality/tuning.json"),
+            include_str!("../../tests/quality/heldout.json"),
+            "dying lying tying skies skis idly gently ugly early only singly news",
+        ]
+        .concat();
+        for word in corpus.split(|c: char| !c.is_alphanumeric()) {
+            let own = index_terms(word);
+            let own: Vec<&str> = own.iter().map(String::as_str).collect();
+            assert_eq!(index_terms_among(word, &own), own, "{word}");
+        }
     }
 
     #[test]

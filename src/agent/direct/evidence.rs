@@ -6,7 +6,7 @@
 //! same evidence; what holds too little of it is left out, none rather
 //! than filler.
 
-use crate::keywords::{index_terms, query_terms};
+use crate::keywords::{index_terms_among, query_terms};
 
 /// The weights of the evidence (docs/agent.md, "How relevance is decided";
 /// chosen on the tuning half, BENCHMARKS.md "Issue 51").
@@ -90,9 +90,13 @@ pub struct Evidence {
 
 /// The evidence `hit` carries for a post of `terms`.
 pub fn evidence(terms: &[Term], hit: &Hit<'_>) -> Evidence {
+    let wanted: Vec<&str> = terms
+        .iter()
+        .flat_map(|t| t.parts.iter().map(String::as_str))
+        .collect();
     let w = &WEIGHTS;
-    let title = index_terms(hit.title);
-    let summary = index_terms(hit.summary);
+    let title = index_terms_among(hit.title, &wanted);
+    let summary = index_terms_among(hit.summary, &wanted);
     let holds = |terms_of: &[String], t: &Term| t.parts.iter().all(|p| terms_of.contains(p));
     let total: f32 = terms.iter().map(|t| t.weight).sum();
     let (mut in_title, mut in_text) = (0.0, 0.0);

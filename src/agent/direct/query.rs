@@ -30,7 +30,7 @@ pub fn posts_arguments(input: &RunInput) -> Map<String, Value> {
 /// views in three to a second model round; beside it, that AND-ed query
 /// added nothing on either half (BENCHMARKS.md, "One search").
 pub fn topic_query(ctx: RunCtx<'_>) -> Option<String> {
-    m365_query(ctx.keywords(), |w| ctx.posts.specificity(w))
+    m365_query(ctx.keywords(), |w| ctx.specificity(w))
 }
 
 /// The keyword query for Graph: four most specific of a post's keywords

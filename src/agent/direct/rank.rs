@@ -21,7 +21,7 @@ pub fn rank_m365(
         return (Vec::new(), Vec::new());
     }
     let input = ctx.input;
-    let terms = evidence::key_terms(ctx.keywords(), |w| ctx.posts.specificity(w));
+    let terms = evidence::key_terms(ctx.keywords(), |w| ctx.specificity(w));
     let hits = ctx.run.findings.m365_hits(&found);
     let texts: Vec<String> = hits.iter().map(|(t, d, _)| format!("{t} {d}")).collect();
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();

@@ -33,9 +33,25 @@ impl<'a> RunCtx<'a> {
     /// ([`PostIndex::keywords`]), worked out once a run: the Microsoft 365
     /// query and the ranking of every search's hits share them.
     pub fn keywords(&self) -> &'a [String] {
-        let input = self.input;
-        self.run
-            .keywords
-            .get_or_init(|| self.posts.keywords(&input.text, &input.tags))
+        &self.keywords_weighed().0
+    }
+
+    /// How specific `word` is among the posts ([`PostIndex::specificity`]),
+    /// worked out once a run for each of [`Self::keywords`].
+    pub fn specificity(&self, word: &str) -> f32 {
+        let (words, specificity) = self.keywords_weighed();
+        match words.iter().position(|w| w == word) {
+            Some(i) => specificity[i],
+            None => self.posts.specificity(word),
+        }
+    }
+
+    fn keywords_weighed(&self) -> &'a (Vec<String>, Vec<f32>) {
+        let (input, posts) = (self.input, self.posts);
+        self.run.keywords.get_or_init(|| {
+            let words = posts.keywords(&input.text, &input.tags);
+            let specificity = words.iter().map(|w| posts.specificity(w)).collect();
+            (words, specificity)
+        })
     }
 }

@@ -58,8 +58,9 @@ pub struct Run {
     graph_budget: GraphBudget,
     /// Where the run's events stream, when someone listens.
     events: Emitter,
-    /// The post's keywords as the board spells them (`RunCtx::keywords`).
-    keywords: OnceLock<Vec<String>>,
+    /// The post's keywords as the board spells them, and how specific
+    /// each is (`RunCtx::keywords`).
+    keywords: OnceLock<(Vec<String>, Vec<f32>)>,
 }
 
 /// How the run turned out so far: its path, rounds, the model's choice,
