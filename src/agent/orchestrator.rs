@@ -162,6 +162,7 @@ impl Orchestrator {
             llm: &*self.llm,
             tools: self.tools.for_caller(input.graph_token.is_some()),
             max_tool_calls: self.settings.max_tool_calls_per_round,
+            brownout,
         };
         let work = self.serve(ctx, brownout).instrument(span.clone());
         if tokio::time::timeout_at(deadline, work).await.is_err() {

@@ -137,6 +137,7 @@ pub async fn run_planned(
         llm: model,
         tools: h.tools.for_caller(false),
         max_tool_calls: h.settings.max_tool_calls_per_round,
+        brownout: false,
     };
     let plan = Plan {
         max_rounds: h.settings.max_rounds,

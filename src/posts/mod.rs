@@ -19,6 +19,7 @@
 mod lexical;
 pub mod local_model;
 mod maintenance;
+mod meaning;
 pub mod multilingual;
 mod ranking;
 mod relevance;
@@ -36,6 +37,7 @@ use crate::{
     store::{self, Store, StoreError, StoredPost, now_ms},
 };
 use local_model::{LocalModel, ModelError};
+pub use meaning::Relatedness;
 use multilingual::Multilingual;
 use ranking::Ranking;
 use relevance::Floors;

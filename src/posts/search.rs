@@ -1,8 +1,7 @@
 //! A query's search: candidates by words (BM25 and rare words) and by
 //! meaning (the configured model's vectors, the local model standing in
 //! when Azure's query embedding fails), fused by rank and kept only when
-//! related ([`relevance`](super::relevance)); and what the fallback asks of
-//! the index (how specific a word is, how related a text is).
+//! related ([`relevance`](super::relevance)); and how specific a word is.
 
 use tokio::time::Instant;
 
@@ -82,31 +81,6 @@ impl PostIndex {
         }
         let prior = PRIOR_POSTS as f32;
         ((n as f32 + prior + 1.0) / (df as f32 + PRIOR_SHARE * prior + 0.5)).ln()
-    }
-
-    /// How related each of `texts` is to `query` by the local model's
-    /// meaning, in standard deviations above the posts' mean similarity to
-    /// `query` (the same yardstick as [`relevance::Floors`]). None without a
-    /// local model or with too few posts to tell.
-    pub fn relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
-        let ranking = &self.ranking;
-        let model = ranking.model()?;
-        let q = model.embed(query)?;
-        let (_, spread) = ranking.nearest_local_to(&q, now_ms(), &[], 1)?;
-        if !relevance::tells(spread) {
-            return None;
-        }
-        Some(
-            texts
-                .iter()
-                .map(|t| {
-                    let cos = model
-                        .embed(t)
-                        .map_or(0.0, |v| v.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>());
-                    (cos - spread.mean) / spread.std
-                })
-                .collect(),
-        )
     }
 
     /// Up to `limit` live posts related to `query`, most relevant first,
@@ -258,7 +232,7 @@ impl PostIndex {
     /// `query` is its text (a view's search: no inference), else a recent
     /// query's, else computed on the pool by `within.by` (not when
     /// overloaded).
-    async fn multilingual_query(&self, query: &str, within: Within) -> Option<Vec<f32>> {
+    pub(super) async fn multilingual_query(&self, query: &str, within: Within) -> Option<Vec<f32>> {
         let ranking = &self.ranking;
         let model = ranking.multilingual()?;
         let digest = ranking.digest(query);

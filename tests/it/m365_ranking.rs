@@ -1,11 +1,13 @@
 //! How the panel ranks Microsoft 365 hits (issue 51), as a user sees it:
 //! by what each matches of the post, mails and files in one list, the
 //! subject or title a post quotes first, hits that share one common word
-//! left out; and the Graph query a Korean question makes.
+//! left out; a Korean post's hits judged by the multilingual model; and
+//! the Graph query a Korean question makes.
 
 use serde_json::json;
 
 use crate::{
+    multilingual::embedded,
     relevance::with_background_posts,
     support::{Doc, TestApp, graph::TOKEN, spawn_app, titles},
 };
@@ -165,4 +167,30 @@ async fn a_misspelt_word_is_searched_as_the_boards_posts_spell_it() {
     panel(&app, "q-words", "Korea spending limits").await;
     let queries = app.graph.queries()[before..].to_vec();
     assert_eq!(queries, ["korea OR spending OR limits"; 2]);
+}
+
+#[tokio::test]
+async fn a_korean_posts_hits_are_judged_by_the_multilingual_model() {
+    let app = spawn_app().await;
+    with_background_posts(&app).await;
+    app.wait_until_embedded(200).await;
+    app.graph.add(vec![
+        mail(
+            "여름휴가 신청 안내",
+            4,
+            "여름휴가는 HR 포털에서 2주 전까지 신청하세요.",
+        ),
+        file("문의 처리 절차.pdf", "고객 문의 처리 방법"),
+        file("팀 일정표.xlsx", "이번 달 팀 일정"),
+        file("일정 관리 가이드.docx", "팀 일정 관리 방법"),
+    ]);
+    let text = "여름휴가 일정 신청은 어디서 문의하나요?";
+    let shown = panel(&app, "q-vacation", text).await;
+    // The word model reads no Hangul: by it, files sharing one common word
+    // were as related as the mail.
+    assert_eq!(shown, ["여름휴가 신청 안내"]);
+    assert_eq!(embedded(&app, "hit").await, 4, "each hit embedded once");
+    let shown = panel(&app, "q-vacation-2", text).await;
+    assert_eq!(shown, ["여름휴가 신청 안내"]);
+    assert_eq!(embedded(&app, "hit").await, 4, "and remembered");
 }

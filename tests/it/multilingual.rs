@@ -26,7 +26,7 @@ async fn with_background_posts(app: &TestApp) {
 }
 
 /// `linkup_local_embeddings_total{purpose}` as `/metrics` says it (0 before any).
-async fn embedded(app: &TestApp, purpose: &str) -> u64 {
+pub(crate) async fn embedded(app: &TestApp, purpose: &str) -> u64 {
     let metrics = app.get_text("/metrics").await;
     let prefix = format!("linkup_local_embeddings_total{{purpose=\"{purpose}\"}} ");
     metrics

@@ -13,11 +13,12 @@ fn floors() -> Figures {
     Figures {
         questions: 130,
         // Issue 51, ranked by evidence: held-out 0.46 · 0.47 · 0.77 (0.49 ·
-        // 0.43 · 0.76 before).
+        // 0.43 · 0.76 before); a Korean post's hits related by the
+        // multilingual model (stop 59): 0.47 · 0.68 · 0.85.
         fallback_m365: M365 {
             recall_at_10: 0.46,
-            precision_at_10: 0.45,
-            mrr: 0.75,
+            precision_at_10: 0.66,
+            mrr: 0.83,
             // One search (files and mail): the AND-ed second one added
             // nothing on either half.
             graph_requests: 2.0,
@@ -98,9 +99,14 @@ const CROSS_FLOORS: [(&str, f64); 2] = [("en→ko", 0.30), ("ko→en", 0.20)];
 /// (0.44 · 0.61 · 0.81 before), less a margin for ties.
 const ENGLISH_M365: (f64, f64, f64) = (0.44, 0.62, 0.815);
 
+/// Korean Microsoft 365, fallback (issue 51; a Korean post's hits related
+/// by the multilingual model since stop 59): held-out 0.49 · 0.73 · 0.86
+/// (0.48 · 0.33 · 0.72 by the word model, which cannot read Hangul).
+const KOREAN_M365: (f64, f64, f64) = (0.48, 0.71, 0.84);
+
 /// The held-out figures per language at or above [`LANGUAGE_FLOORS`] and
-/// [`ENGLISH_M365`], and Microsoft 365 found as well in Korean as in
-/// English (within 0.10).
+/// [`ENGLISH_M365`] and [`KOREAN_M365`], and Microsoft 365 found as well
+/// and as precisely in Korean as in English (within 0.10).
 fn check_languages(f: &Figures) {
     for (name, words, local, unrelated) in LANGUAGE_FLOORS {
         let s = f.slices[name];
@@ -123,9 +129,16 @@ fn check_languages(f: &Figures) {
         m365.recall_at_10 >= recall && m365.precision_at_10 >= precision && m365.mrr >= mrr,
         "English Microsoft 365, fallback: {m365:?}"
     );
+    let (recall, precision, mrr) = KOREAN_M365;
+    let m365 = ko.fallback_m365;
     assert!(
-        ko.fallback_m365.recall_at_10 >= en.fallback_m365.recall_at_10 - 0.10,
-        "Microsoft 365 recall in Korean within 0.10 of English: {ko:?} {en:?}"
+        m365.recall_at_10 >= recall && m365.precision_at_10 >= precision && m365.mrr >= mrr,
+        "Korean Microsoft 365, fallback: {m365:?}"
+    );
+    assert!(
+        ko.fallback_m365.recall_at_10 >= en.fallback_m365.recall_at_10 - 0.10
+            && ko.fallback_m365.precision_at_10 >= en.fallback_m365.precision_at_10 - 0.10,
+        "Microsoft 365 in Korean within 0.10 of English: {ko:?} {en:?}"
     );
 }
 

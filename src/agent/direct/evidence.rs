@@ -1,7 +1,7 @@
 //! The evidence a Microsoft 365 hit carries for a post, and the one
 //! ranking made of it: how much of the post's key-term weight the hit
 //! holds (in its title, and in its title or Graph's summary of it), how
-//! related it is by meaning (the local model, where it tells), and Graph's
+//! related it is by meaning (where a model tells), and Graph's
 //! own order as a prior. Mails and files are ranked in one list by the
 //! same evidence; what holds too little of it is left out, none rather
 //! than filler.
@@ -18,6 +18,10 @@ struct Weights {
     /// Relatedness by meaning, in standard deviations above the posts'
     /// mean similarity (clamped to −3…9), divided by 3.
     meaning: f32,
+    /// How many times the word model's standard deviations one of the
+    /// multilingual model's counts (it reads Korean, and separates related
+    /// from unrelated better: BENCHMARKS.md "Issue 51").
+    multilingual: f32,
     /// Graph's order within its entity group: `1 / (1 + rank)`.
     order: f32,
 }
@@ -26,6 +30,7 @@ const WEIGHTS: Weights = Weights {
     title: 1.0,
     text: 1.0,
     meaning: 1.5,
+    multilingual: 2.0,
     order: 0.3,
 };
 
@@ -74,8 +79,26 @@ pub struct Hit<'a> {
     pub title: &'a str,
     pub summary: &'a str,
     pub group_rank: usize,
-    /// Relatedness by meaning, when the local model tells.
-    pub meaning: Option<f32>,
+    /// Relatedness by meaning, when a model tells.
+    pub meaning: Option<Meaning>,
+}
+
+/// How related a hit is to the post by meaning: standard deviations above
+/// the posts' mean similarity to it, by the model that told.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Meaning {
+    Words(f32),
+    Multilingual(f32),
+}
+
+impl Meaning {
+    /// In the word model's standard deviations.
+    fn deviations(self) -> f32 {
+        match self {
+            Self::Words(z) => z,
+            Self::Multilingual(z) => WEIGHTS.multilingual * z,
+        }
+    }
 }
 
 /// What a hit holds of the post, and its score.
@@ -113,7 +136,9 @@ pub fn evidence(terms: &[Term], hit: &Hit<'_>) -> Evidence {
     } else {
         (0.0, 0.0)
     };
-    let meaning = hit.meaning.map_or(0.0, |z| z.clamp(-3.0, 9.0) / 3.0);
+    let meaning = hit
+        .meaning
+        .map_or(0.0, |m| m.deviations().clamp(-3.0, 9.0) / 3.0);
     let score = w.title * in_title
         + w.text * in_text
         + w.meaning * meaning
@@ -135,7 +160,7 @@ pub fn rank(terms: &[Term], hits: &[Hit<'_>]) -> (Vec<usize>, Vec<usize>) {
         .collect();
     let most = scored.iter().map(|(_, e)| e.in_text).fold(0.0, f32::max);
     let enough = |i: usize, e: &Evidence| match hits[i].meaning {
-        Some(z) => z >= MIN_MEANING || e.in_title >= TITLE_ALONE,
+        Some(m) => m.deviations() >= MIN_MEANING || e.in_title >= TITLE_ALONE,
         None => e.in_text >= MIN_COVERAGE && e.in_text >= SHARE_OF_MOST * most,
     };
     let best = scored
@@ -228,10 +253,23 @@ mod tests {
     }
 
     #[test]
+    fn the_multilingual_models_relatedness_counts_twice_the_word_models() {
+        let terms = key_terms("연차 신청 방법", &[], specificity);
+        let mut by_words = hit("Annual leave", "how to request", 0);
+        by_words.meaning = Some(Meaning::Words(2.0));
+        let mut multilingual = hit("Annual leave", "how to request", 0);
+        multilingual.meaning = Some(Meaning::Multilingual(1.0));
+        assert_eq!(evidence(&terms, &by_words), evidence(&terms, &multilingual));
+        multilingual.meaning = Some(Meaning::Multilingual(-0.1));
+        let (kept, _) = rank(&terms, &[multilingual]);
+        assert!(kept.is_empty(), "unrelated by meaning, no shared word");
+    }
+
+    #[test]
     fn a_hit_related_by_meaning_is_kept_without_shared_words() {
         let terms = key_terms("k8s pods evicted", &[], specificity);
         let mut related = hit("Container memory limits", "requests and limits", 0);
-        related.meaning = Some(2.0);
+        related.meaning = Some(Meaning::Words(2.0));
         let unrelated = hit("Office plants", "watering", 1);
         let (kept, dropped) = rank(&terms, &[related, unrelated]);
         assert_eq!((kept, dropped), (vec![0], vec![1]));

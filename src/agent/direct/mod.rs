@@ -76,7 +76,7 @@ pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphor
             Some(arguments) => call(ctx, Tool::SearchM365, arguments).await,
             None => None,
         };
-        let (first, drop) = rank_m365(ctx, answered.as_ref(), &known);
+        let (first, drop) = rank_m365(ctx, answered.as_ref(), &known).await;
         ctx.run.findings.rerank_m365(&first, &drop);
     };
     let posts = async {

@@ -2,13 +2,26 @@
 //! found: by the evidence each carries for the post ([`super::evidence`]),
 //! mails and files in one list, those with too little of it dropped.
 
-use super::evidence::{self, Hit};
-use crate::agent::run::{RunCtx, findings::Answered};
+use std::time::Duration;
+
+use super::evidence::{self, Hit, Meaning};
+use crate::{
+    agent::run::{RunCtx, findings::Answered},
+    posts::{Relatedness, Within},
+};
+
+/// Time kept, of the run's, for what follows the ranking (the answer).
+const ANSWER_RESERVE: Duration = Duration::from_millis(100);
+/// How long a ranking waits for hits' vectors the multilingual model has
+/// not computed yet (a Korean post's: ~28 ms a hit, two at a time on two
+/// cores); past it, the hits are judged without meaning, and the vectors
+/// under way are finished and remembered for the next view.
+const VECTORS_WAIT: Duration = Duration::from_secs(1);
 
 /// The documents `answered` found, ranked by their evidence for the post;
 /// returns (the ranked refs, the refs to drop), keeping what the run had
 /// before (`known`).
-pub fn rank_m365(
+pub async fn rank_m365(
     ctx: RunCtx<'_>,
     answered: Option<&Answered>,
     known: &[String],
@@ -25,7 +38,18 @@ pub fn rank_m365(
     let hits = ctx.run.findings.m365_hits(&found);
     let texts: Vec<String> = hits.iter().map(|(t, d, _)| format!("{t} {d}")).collect();
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let meaning = ctx.posts.relatedness(&input.text, &texts);
+    let within = Within {
+        by: Some({
+            let at = ctx.run.deadline().at();
+            let reserved = at.checked_sub(ANSWER_RESERVE).unwrap_or(at);
+            reserved.min(tokio::time::Instant::now() + VECTORS_WAIT)
+        }),
+        overloaded: ctx.brownout,
+    };
+    let meaning = ctx
+        .posts
+        .relatedness(&input.text, &input.posts_query(), &texts, within)
+        .await;
     // Graph's order within each entity group: files, then mails.
     let (mut files, mut mails) = (0, 0);
     let hits: Vec<Hit<'_>> = hits
@@ -38,7 +62,10 @@ pub fn rank_m365(
                 title,
                 summary,
                 group_rank: *counter - 1,
-                meaning: meaning.as_ref().map(|m| m[i]),
+                meaning: meaning.as_ref().map(|m| match m {
+                    Relatedness::Words(z) => Meaning::Words(z[i]),
+                    Relatedness::Multilingual(z) => Meaning::Multilingual(z[i]),
+                }),
             }
         })
         .collect();

@@ -71,18 +71,19 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
             // The documents as the direct searches rank them, those the
             // local model finds unrelated to the post left out: what the
             // model reads, and the preview.
-            let m365 = m365.map(|answered| {
-                answered.map(|a| {
-                    let (ranked, drop) = direct::rank_m365(ctx, Some(&a), &[]);
+            let m365 = match m365 {
+                Some(Some(a)) => {
+                    let (ranked, drop) = direct::rank_m365(ctx, Some(&a), &[]).await;
                     ctx.run.findings.rerank_m365(&ranked, &drop);
                     let kept = a.keeping(&ranked);
                     // An identical call later reads what is left.
                     let key = direct::m365_arguments(query.as_deref().unwrap_or_default());
                     ctx.run
                         .remember(memo_key(Tool::SearchM365, &key), kept.clone());
-                    kept
-                })
-            });
+                    Some(Some(kept))
+                }
+                other => other,
+            };
             if ctx.run.events().listening() {
                 let ranked = m365
                     .clone()

@@ -26,6 +26,8 @@ pub struct RunCtx<'a> {
     /// The tools offered to the model.
     pub tools: &'a [ToolSpec],
     pub max_tool_calls: usize,
+    /// The service is overloaded (brownout): no CPU on new texts' vectors.
+    pub brownout: bool,
 }
 
 impl<'a> RunCtx<'a> {

@@ -1,0 +1,93 @@
+//! How related other texts (a post's Microsoft 365 hits) are to a post by
+//! meaning, as the fallback's ranking weighs it: by the multilingual model
+//! for a Korean post (the word model cannot read Hangul), by the word model
+//! otherwise; in standard deviations above the posts' mean similarity to
+//! the post, the yardstick of [`relevance::Floors`].
+
+use futures::future::join_all;
+
+use super::{PostIndex, Within, relevance};
+use crate::{keywords::korean::is_korean, store::now_ms};
+
+/// Each text's relatedness, and which model told it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Relatedness {
+    Words(Vec<f32>),
+    Multilingual(Vec<f32>),
+}
+
+impl PostIndex {
+    /// How related each of `texts` is to the post of `text` (its search
+    /// text `query`, whose vector a stored post has). A Korean post by the
+    /// multilingual model: its texts not seen yet are embedded on the pool
+    /// by `within.by` (remembered as queries are; not under overload).
+    /// None where no model tells: without one, with too few posts, or when
+    /// a text's vector is not had in time.
+    pub async fn relatedness(
+        &self,
+        text: &str,
+        query: &str,
+        texts: &[&str],
+        within: Within,
+    ) -> Option<Relatedness> {
+        if is_korean(text) && self.ranking.multilingual().is_some() {
+            return self.multilingual_relatedness(query, texts, within).await;
+        }
+        self.word_relatedness(text, texts).map(Relatedness::Words)
+    }
+
+    async fn multilingual_relatedness(
+        &self,
+        query: &str,
+        texts: &[&str],
+        within: Within,
+    ) -> Option<Relatedness> {
+        let ranking = &self.ranking;
+        let model = ranking.multilingual()?;
+        let q = self.multilingual_query(query, within).await?;
+        let (_, spread) = ranking.nearest(&q, now_ms(), &[], 1)?;
+        if !relevance::tells(spread) {
+            return None;
+        }
+        let vectors = join_all(
+            texts
+                .iter()
+                .map(|t| model.query(t, ranking.digest(t), within.by, !within.overloaded)),
+        )
+        .await;
+        let embedded = vectors.iter().flatten().filter(|(_, now)| *now).count();
+        if embedded > 0 {
+            self.metrics.local_embeddings("hit", embedded as u64);
+        }
+        let z = vectors
+            .into_iter()
+            .map(|v| v.map(|(v, _)| (dot(&v, &q) - spread.mean) / spread.std))
+            .collect::<Option<Vec<f32>>>()?;
+        Some(Relatedness::Multilingual(z))
+    }
+
+    /// By the word model (the local model), computed in place: a bag of
+    /// token vectors costs microseconds a text.
+    fn word_relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+        let ranking = &self.ranking;
+        let model = ranking.model()?;
+        let q = model.embed(query)?;
+        let (_, spread) = ranking.nearest_local_to(&q, now_ms(), &[], 1)?;
+        if !relevance::tells(spread) {
+            return None;
+        }
+        Some(
+            texts
+                .iter()
+                .map(|t| {
+                    let cos = model.embed(t).map_or(0.0, |v| dot(&v, &q));
+                    (cos - spread.mean) / spread.std
+                })
+                .collect(),
+        )
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
