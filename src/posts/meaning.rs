@@ -6,7 +6,7 @@
 
 use futures::future::join_all;
 
-use super::{PostIndex, Within, relevance};
+use super::{PostIndex, Within, relevance, search_text};
 use crate::{keywords::korean::is_korean, store::now_ms};
 
 /// Each text's relatedness, and which model told it.
@@ -17,21 +17,22 @@ pub enum Relatedness {
 }
 
 impl PostIndex {
-    /// How related each of `texts` is to the post of `text` (its search
-    /// text `query`, whose vector a stored post has). A Korean post by the
-    /// multilingual model: its texts not seen yet are embedded on the pool
-    /// by `within.by` (remembered as queries are; not under overload).
-    /// None where no model tells: without one, with too few posts, or when
-    /// a text's vector is not had in time.
+    /// How related each of `texts` is to the post of `text` and `tags`. A
+    /// Korean post by the multilingual model: its texts not seen yet are
+    /// embedded on the pool by `within.by` (remembered as queries are; not
+    /// under overload). None where no model tells: without one, with too
+    /// few posts, or when a text's vector is not had in time.
     pub async fn relatedness(
         &self,
         text: &str,
-        query: &str,
+        tags: &[String],
         texts: &[&str],
         within: Within,
     ) -> Option<Relatedness> {
         if is_korean(text) && self.ranking.multilingual().is_some() {
-            return self.multilingual_relatedness(query, texts, within).await;
+            // The post's search text: a stored post's vector is of it.
+            let query = search_text(text, tags);
+            return self.multilingual_relatedness(&query, texts, within).await;
         }
         self.word_relatedness(text, texts).map(Relatedness::Words)
     }

@@ -48,7 +48,7 @@ pub async fn rank_m365(
     };
     let meaning = ctx
         .posts
-        .relatedness(&input.text, &input.posts_query(), &texts, within)
+        .relatedness(&input.text, &input.tags, &texts, within)
         .await;
     // Graph's order within each entity group: files, then mails.
     let (mut files, mut mails) = (0, 0);
