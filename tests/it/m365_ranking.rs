@@ -1,15 +1,17 @@
 //! How the panel ranks Microsoft 365 hits (issue 51), as a user sees it:
 //! by what each matches of the post, mails and files in one list, the
 //! subject or title a post quotes first, hits that share one common word
-//! left out; a Korean post's hits judged by the multilingual model; and
-//! the Graph query a Korean question makes.
+//! left out; a Korean post's hits judged by the multilingual model (by
+//! their words alone under overload); and the Graph query a Korean
+//! question makes.
 
 use serde_json::json;
 
 use crate::{
     multilingual::embedded,
+    overload,
     relevance::with_background_posts,
-    support::{Doc, TestApp, graph::TOKEN, spawn_app, titles},
+    support::{Doc, TestApp, graph::TOKEN, spawn_app, strings, titles},
 };
 
 fn mail(subject: &str, n: u32, body: &str) -> Doc {
@@ -193,4 +195,28 @@ async fn a_korean_posts_hits_are_judged_by_the_multilingual_model() {
     let shown = panel(&app, "q-vacation-2", text).await;
     assert_eq!(shown, ["여름휴가 신청 안내"]);
     assert_eq!(embedded(&app, "hit").await, 4, "and remembered");
+}
+
+#[tokio::test]
+async fn under_overload_a_korean_posts_hits_are_judged_without_embedding_them() {
+    let app = overload::app_with(4, Vec::new()).await;
+    with_background_posts(&app).await;
+    app.wait_until_embedded(200).await;
+    app.graph.add(vec![mail(
+        "여름휴가 신청 안내",
+        4,
+        "여름휴가는 HR 포털에서 2주 전까지 신청하세요.",
+    )]);
+    let held = overload::hold(&app, 3).await;
+    let (status, body) = app
+        .suggest(
+            json!({"postId": "q-busy", "text": "여름휴가 일정 신청은 어디서 문의하나요?"}),
+            Some(TOKEN),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert!(strings(&body["meta"]["degraded"]).contains(&"overloaded".to_owned()));
+    assert_eq!(titles(&body), ["여름휴가 신청 안내"], "judged by its words");
+    assert_eq!(embedded(&app, "hit").await, 0, "no CPU on new texts");
+    drop(held);
 }

@@ -23,7 +23,10 @@ async fn app(max_in_flight: usize) -> TestApp {
 }
 
 /// [`app`] with more settings.
-async fn app_with(max_in_flight: usize, mut env: Vec<(&'static str, String)>) -> TestApp {
+pub(crate) async fn app_with(
+    max_in_flight: usize,
+    mut env: Vec<(&'static str, String)>,
+) -> TestApp {
     env.extend([
         ("LINKUP__SERVER__MAX_IN_FLIGHT", max_in_flight.to_string()),
         ("LINKUP__SERVER__ADMISSION_WAIT_MS", "50".into()),
@@ -50,7 +53,7 @@ fn question(i: usize) -> Value {
 }
 
 /// Starts `n` requests and returns once all of them wait on the model.
-async fn hold(app: &TestApp, n: usize) -> Vec<tokio::task::JoinHandle<(u16, Value)>> {
+pub(crate) async fn hold(app: &TestApp, n: usize) -> Vec<tokio::task::JoinHandle<(u16, Value)>> {
     hold_with_key(app, n, "").await
 }
 
