@@ -9,11 +9,12 @@ use futures::future::join_all;
 use super::{PostIndex, Within, relevance, search_text};
 use crate::{keywords::korean::is_korean, store::now_ms};
 
-/// Each text's relatedness, and which model told it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Relatedness {
-    Words(Vec<f32>),
-    Multilingual(Vec<f32>),
+/// How related a text is to the post by meaning: standard deviations above
+/// the posts' mean similarity to it, by the model that told.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Meaning {
+    Words(f32),
+    Multilingual(f32),
 }
 
 impl PostIndex {
@@ -28,13 +29,13 @@ impl PostIndex {
         tags: &[String],
         texts: &[&str],
         within: Within,
-    ) -> Option<Relatedness> {
+    ) -> Option<Vec<Meaning>> {
         if is_korean(text) && self.ranking.multilingual().is_some() {
             // The post's search text: a stored post's vector is of it.
             let query = search_text(text, tags);
             return self.multilingual_relatedness(&query, texts, within).await;
         }
-        self.word_relatedness(text, texts).map(Relatedness::Words)
+        self.word_relatedness(text, texts)
     }
 
     async fn multilingual_relatedness(
@@ -42,7 +43,7 @@ impl PostIndex {
         query: &str,
         texts: &[&str],
         within: Within,
-    ) -> Option<Relatedness> {
+    ) -> Option<Vec<Meaning>> {
         let ranking = &self.ranking;
         let model = ranking.multilingual()?;
         let q = self.multilingual_query(query, within).await?;
@@ -60,16 +61,17 @@ impl PostIndex {
         if embedded > 0 {
             self.metrics.local_embeddings("hit", embedded as u64);
         }
-        let z = vectors
+        vectors
             .into_iter()
-            .map(|v| v.map(|(v, _)| (dot(&v, &q) - spread.mean) / spread.std))
-            .collect::<Option<Vec<f32>>>()?;
-        Some(Relatedness::Multilingual(z))
+            .map(|v| {
+                v.map(|(v, _)| Meaning::Multilingual((dot(&v, &q) - spread.mean) / spread.std))
+            })
+            .collect()
     }
 
     /// By the word model (the local model), computed in place: a bag of
     /// token vectors costs microseconds a text.
-    fn word_relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+    fn word_relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<Meaning>> {
         let ranking = &self.ranking;
         let model = ranking.model()?;
         let q = model.embed(query)?;
@@ -82,7 +84,7 @@ impl PostIndex {
                 .iter()
                 .map(|t| {
                     let cos = model.embed(t).map_or(0.0, |v| dot(&v, &q));
-                    (cos - spread.mean) / spread.std
+                    Meaning::Words((cos - spread.mean) / spread.std)
                 })
                 .collect(),
         )

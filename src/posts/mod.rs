@@ -37,7 +37,7 @@ use crate::{
     store::{self, Store, StoreError, StoredPost, now_ms},
 };
 use local_model::{LocalModel, ModelError};
-pub use meaning::Relatedness;
+pub use meaning::Meaning;
 use multilingual::Multilingual;
 use ranking::Ranking;
 use relevance::Floors;

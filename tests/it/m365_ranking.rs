@@ -5,7 +5,7 @@
 //! their words alone under overload); and the Graph query a Korean
 //! question makes.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::{
     multilingual::embedded,
@@ -69,12 +69,17 @@ fn mailbox_and_drive() -> Vec<Doc> {
     ]
 }
 
-async fn panel(app: &TestApp, id: &str, text: &str) -> Vec<String> {
+/// The panel of a post of `text`, as its response's body.
+async fn view(app: &TestApp, id: &str, text: &str) -> Value {
     let (status, body) = app
         .suggest(json!({"postId": id, "text": text}), Some(TOKEN))
         .await;
     assert_eq!(status, 200, "{body}");
-    titles(&body)
+    body
+}
+
+async fn panel(app: &TestApp, id: &str, text: &str) -> Vec<String> {
+    titles(&view(app, id, text).await)
 }
 
 #[tokio::test]
@@ -208,13 +213,7 @@ async fn under_overload_a_korean_posts_hits_are_judged_without_embedding_them() 
         "여름휴가는 HR 포털에서 2주 전까지 신청하세요.",
     )]);
     let held = overload::hold(&app, 3).await;
-    let (status, body) = app
-        .suggest(
-            json!({"postId": "q-busy", "text": "여름휴가 일정 신청은 어디서 문의하나요?"}),
-            Some(TOKEN),
-        )
-        .await;
-    assert_eq!(status, 200);
+    let body = view(&app, "q-busy", "여름휴가 일정 신청은 어디서 문의하나요?").await;
     assert!(strings(&body["meta"]["degraded"]).contains(&"overloaded".to_owned()));
     assert_eq!(titles(&body), ["여름휴가 신청 안내"], "judged by its words");
     assert_eq!(embedded(&app, "hit").await, 0, "no CPU on new texts");

@@ -6,7 +6,10 @@
 //! same evidence; what holds too little of it is left out, none rather
 //! than filler.
 
-use crate::keywords::{index_terms_among, query_terms};
+use crate::{
+    keywords::{index_terms_among, query_terms},
+    posts::Meaning,
+};
 
 /// The weights of the evidence (docs/agent.md, "How relevance is decided";
 /// chosen on the tuning half, BENCHMARKS.md "Issue 51").
@@ -83,21 +86,11 @@ pub struct Hit<'a> {
     pub meaning: Option<Meaning>,
 }
 
-/// How related a hit is to the post by meaning: standard deviations above
-/// the posts' mean similarity to it, by the model that told.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Meaning {
-    Words(f32),
-    Multilingual(f32),
-}
-
-impl Meaning {
-    /// In the word model's standard deviations.
-    fn deviations(self) -> f32 {
-        match self {
-            Self::Words(z) => z,
-            Self::Multilingual(z) => WEIGHTS.multilingual * z,
-        }
+/// `meaning` in the word model's standard deviations.
+fn deviations(meaning: Meaning) -> f32 {
+    match meaning {
+        Meaning::Words(z) => z,
+        Meaning::Multilingual(z) => WEIGHTS.multilingual * z,
     }
 }
 
@@ -138,7 +131,7 @@ pub fn evidence(terms: &[Term], hit: &Hit<'_>) -> Evidence {
     };
     let meaning = hit
         .meaning
-        .map_or(0.0, |m| m.deviations().clamp(-3.0, 9.0) / 3.0);
+        .map_or(0.0, |m| deviations(m).clamp(-3.0, 9.0) / 3.0);
     let score = w.title * in_title
         + w.text * in_text
         + w.meaning * meaning
@@ -160,7 +153,7 @@ pub fn rank(terms: &[Term], hits: &[Hit<'_>]) -> (Vec<usize>, Vec<usize>) {
         .collect();
     let most = scored.iter().map(|(_, e)| e.in_text).fold(0.0, f32::max);
     let enough = |i: usize, e: &Evidence| match hits[i].meaning {
-        Some(m) => m.deviations() >= MIN_MEANING || e.in_title >= TITLE_ALONE,
+        Some(m) => deviations(m) >= MIN_MEANING || e.in_title >= TITLE_ALONE,
         None => e.in_text >= MIN_COVERAGE && e.in_text >= SHARE_OF_MOST * most,
     };
     let best = scored

@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use super::evidence::{self, Hit, Meaning};
+use super::evidence::{self, Hit};
 use crate::{
     agent::run::{RunCtx, findings::Answered},
-    posts::{Relatedness, Within},
+    posts::Within,
 };
 
 /// Time kept, of the run's, for what follows the ranking (the answer).
@@ -62,10 +62,7 @@ pub async fn rank_m365(
                 title,
                 summary,
                 group_rank: *counter - 1,
-                meaning: meaning.as_ref().map(|m| match m {
-                    Relatedness::Words(z) => Meaning::Words(z[i]),
-                    Relatedness::Multilingual(z) => Meaning::Multilingual(z[i]),
-                }),
+                meaning: meaning.as_ref().map(|m| m[i]),
             }
         })
         .collect();
