@@ -187,6 +187,8 @@ struct Script {
     throttled: std::collections::HashMap<String, String>,
     /// Connections accepted.
     connections: usize,
+    /// The urls of the documents each answer held, in order.
+    returned: Vec<String>,
 }
 
 /// How the fake's message hits carry their link.
@@ -357,6 +359,12 @@ impl FakeGraph {
 
     pub fn received(&self) -> Vec<Received> {
         self.script.lock().unwrap().received.clone()
+    }
+
+    /// The urls of the documents answered so far, in order (what the
+    /// searches found, before the service ranked them).
+    pub fn returned(&self) -> Vec<String> {
+        self.script.lock().unwrap().returned.clone()
     }
 
     /// The query strings received, in order.
@@ -534,9 +542,14 @@ async fn search(
         .map(|d| (relevance(&query, d), d))
         .collect();
     found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let found: Vec<(usize, &Doc)> = found.into_iter().take(size).collect();
+    script
+        .lock()
+        .unwrap()
+        .returned
+        .extend(found.iter().map(|(_, d)| d.url.clone()));
     let hits: Vec<Value> = found
         .into_iter()
-        .take(size)
         .enumerate()
         .map(|(i, (_, d))| hit(i, d, &query, web_link_asked, mail_links))
         .collect();

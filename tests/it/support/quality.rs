@@ -161,6 +161,9 @@ pub struct M365Figures {
     pub mrr: f64,
     /// Microsoft Graph requests per panel.
     pub graph_requests: f64,
+    /// Recall of what the searches returned, before the service ranked
+    /// it: what any ranking of them could reach (the fallback's only).
+    pub found: f64,
 }
 
 /// The similar posts of the panels.
@@ -266,17 +269,23 @@ impl Slices {
 
     /// A fallback panel's documents, in the question's language's slice,
     /// and (its documents in the other language only) in the cross slice.
-    fn m365(&mut self, set: &Set, q: &Question, ranked: &[String], requests: usize) {
+    fn m365(
+        &mut self,
+        set: &Set,
+        q: &Question,
+        ranked: &[String],
+        found: &[String],
+        requests: usize,
+    ) {
         let lang = q.lang();
         let (own, cross) = if lang == "ko" {
             ("ko", "ko→en")
         } else {
             ("en", "en→ko")
         };
-        self.m365
-            .entry(own)
-            .or_default()
-            .add(ranked, &q.m365, requests);
+        let sum = self.m365.entry(own).or_default();
+        sum.add(ranked, &q.m365, requests);
+        sum.add_found(found, &q.m365);
         *self.questions.entry(own).or_default() += 1;
         let other: Vec<String> = q
             .m365
@@ -292,10 +301,9 @@ impl Slices {
         if !other.is_empty() {
             // Recall of the other language's documents; precision counts
             // them alone.
-            self.m365
-                .entry(cross)
-                .or_default()
-                .add(ranked, &other, requests);
+            let sum = self.m365.entry(cross).or_default();
+            sum.add(ranked, &other, requests);
+            sum.add_found(found, &other);
         }
     }
 
@@ -438,18 +446,23 @@ async fn ask(app: &TestApp, q: &Question) -> Value {
 
 /// Ids of the panel's documents (by URL), in order.
 fn m365_ids(set: &Set, body: &Value) -> Vec<String> {
-    body["m365"]
+    let urls: Vec<String> = body["m365"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|item| {
-            let url = item["url"].as_str()?;
-            Some(
-                set.m365
-                    .iter()
-                    .find(|d| d.url == url)
-                    .map_or_else(|| format!("unknown:{url}"), |d| d.id.clone()),
-            )
+        .filter_map(|item| item["url"].as_str().map(str::to_owned))
+        .collect();
+    doc_ids(set, &urls)
+}
+
+/// The set's ids of the documents at `urls`.
+fn doc_ids(set: &Set, urls: &[String]) -> Vec<String> {
+    urls.iter()
+        .map(|url| {
+            set.m365
+                .iter()
+                .find(|d| &d.url == url)
+                .map_or_else(|| format!("unknown:{url}"), |d| d.id.clone())
         })
         .collect()
 }
@@ -469,6 +482,7 @@ struct M365Sum {
     rr: f64,
     graph_requests: usize,
     n: usize,
+    found: f64,
 }
 
 impl M365Sum {
@@ -504,6 +518,12 @@ impl M365Sum {
         })
     }
 
+    /// Adds what a panel's searches returned (`found`), before ranking.
+    fn add_found(&mut self, found: &[String], labels: &[String]) {
+        let hits = labels.iter().filter(|id| found.contains(id)).count();
+        self.found += hits as f64 / labels.len().max(1) as f64;
+    }
+
     fn figures(&self) -> M365Figures {
         let n = self.n.max(1) as f64;
         M365Figures {
@@ -511,6 +531,7 @@ impl M365Sum {
             precision_at_10: self.precision / n,
             mrr: self.rr / n,
             graph_requests: self.graph_requests as f64 / n,
+            found: self.found / n,
         }
     }
 }
@@ -633,10 +654,13 @@ pub async fn evaluate(half: Half) -> Figures {
     let mut slices = Slices::default();
     for q in &set.questions {
         let before = local.graph.queries().len();
+        let returned = local.graph.returned().len();
         let body = ask(&local, q).await;
         let queries = local.graph.queries()[before..].to_vec();
+        let found = doc_ids(&set, &local.graph.returned()[returned..]);
         let ranked = m365_ids(&set, &body);
-        slices.m365(&set, q, &ranked, queries.len());
+        slices.m365(&set, q, &ranked, &found, queries.len());
+        m365.add_found(&found, &q.m365);
         slices.posts("local", &set, q, &super::post_ids(&body));
         if let Some(failed) = m365.add(&ranked, &q.m365, queries.len()) {
             f.failures.push(format!(
@@ -866,15 +890,16 @@ impl Figures {
             |f| p("real English model (all-MiniLM-L6-v2) via the Azure wire format, English-centred set", f),
         );
         let mut slices = String::from(
-            "\n| language | questions | M365 fallback recall@10 · precision@10 · MRR | posts by words: hit@5 · unrelated | posts, local model: hit@5 · MRR · unrelated | posts, fake Azure model: hit@5 · unrelated |\n|---|---|---|---|---|---|\n",
+            "\n| language | questions | M365 fallback recall@10 · precision@10 · MRR · found by the search | posts by words: hit@5 · unrelated | posts, local model: hit@5 · MRR · unrelated | posts, fake Azure model: hit@5 · unrelated |\n|---|---|---|---|---|---|\n",
         );
         for (name, s) in &self.slices {
             slices.push_str(&format!(
-                "| {name} | {} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} |\n",
+                "| {name} | {} | {:.2} · {:.2} · {:.2} · {:.2} | {:.2} · {:.2} | {:.2} · {:.2} · {:.2} | {:.2} · {:.2} |\n",
                 s.questions,
                 s.fallback_m365.recall_at_10,
                 s.fallback_m365.precision_at_10,
                 s.fallback_m365.mrr,
+                s.fallback_m365.found,
                 s.posts_words.hit_at_5,
                 s.posts_words.unrelated_per_panel,
                 s.posts_local.hit_at_5,
@@ -907,9 +932,10 @@ impl Figures {
             )
         });
         format!(
-            "{} questions\n\n| measure | figures |\n|---|---|\n{}{quoted}{}{}{}{}{}{}{slices}",
+            "{} questions\n\n| measure | figures |\n|---|---|\n{}| M365, fallback, what its searches returned (before ranking) | recall {:.2} |\n{quoted}{}{}{}{}{}{}{slices}",
             self.questions,
             m("fallback", &self.fallback_m365),
+            self.fallback_m365.found,
             agent(
                 "pre-retrieval (scripted model keeping what it is shown)",
                 &self.agent
