@@ -333,6 +333,7 @@ pub(crate) fn shipped() -> LocalModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::posts::meaning::dot;
 
     #[derive(serde::Deserialize)]
     struct Reference {
@@ -362,7 +363,7 @@ mod tests {
             assert_eq!(ids.get_ids(), item.ids, "tokens of {:?}", item.text);
             match model.embed(&item.text) {
                 Some(v) => {
-                    let cos: f32 = v.iter().zip(&item.vector).map(|(a, b)| a * b).sum();
+                    let cos = dot(&v, &item.vector);
                     assert!(
                         cos > 0.999,
                         "{:?}: cosine {cos} with WordLlama's",
@@ -379,7 +380,7 @@ mod tests {
         let model = shipped();
         let cos = |a: &str, b: &str| -> f32 {
             let (a, b) = (model.embed(a).unwrap(), model.embed(b).unwrap());
-            a.iter().zip(&b).map(|(x, y)| x * y).sum()
+            dot(&a, &b)
         };
         let q = "VPN connection drops when working from home";
         assert!(cos(q, "remote access VPN setup guide") > cos(q, "cafeteria lunch menu"));

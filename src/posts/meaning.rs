@@ -91,6 +91,7 @@ impl PostIndex {
     }
 }
 
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+/// The dot product of two vectors (their cosine, at unit length).
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }

@@ -206,10 +206,7 @@ fn language(text: &str) -> Language {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cosine(a: &[f32], b: &[f32]) -> f32 {
-        a.iter().zip(b).map(|(x, y)| x * y).sum()
-    }
+    use crate::posts::meaning::dot as cosine;
 
     #[test]
     fn a_korean_question_is_nearer_the_english_post_on_its_topic_than_a_korean_one_on_another() {
