@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Issue 63: which similar posts the panel admits, by what the multilingual
+model says about the pair (its corrected cosine, a scale of the model's own)
+and the rank it gives it, as prototypes on stored vectors, per language
+slice, on set A's halves and on set B at each board size.
+
+    python3 tests/quality/admission.py inputs /tmp/adm.in.jsonl
+    cargo run --release -p linkup-e5 --example embed_lines < /tmp/adm.in.jsonl > /tmp/adm.vec.jsonl
+    python3 tests/quality/admission.py calibrate /tmp/adm.vec.jsonl      # set A tuning only
+    python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning    # or heldout, b30, b300, b3000
+
+Needs numpy. Meaning only (no words): the quality bench's figures, through
+the service, add the posts related by words.
+"""
+import json, os, sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+MEANS = os.path.join(ROOT, '..', '..', 'models', 'multilingual-e5-small', 'language-means.json')
+
+
+def lang(t):
+    return 'ko' if any('\uac00' <= c <= '\ud7a3' for c in t) else 'en'
+
+
+def text_of(x):
+    return (x['text'].strip() + ' ' + ' '.join(x.get('tags', []))).strip()
+
+
+def load(name):
+    """(posts, questions) of set A's half `tuning`/`heldout`, or of set B's
+    board of `b30`/`b300`/`b3000` posts."""
+    if name.startswith('b'):
+        d = json.load(open(os.path.join(ROOT, 'set_b.json')))
+        size = int(name[1:])
+        return [p for p in d['posts'] if p['board'] <= size], d['questions']
+    d = json.load(open(os.path.join(ROOT, name + '.json')))
+    k = json.load(open(os.path.join(ROOT, 'korean.json')))
+    return d['posts'] + k['posts'], d['questions'] + [q for q in k['questions'] if q.get('half') == name]
+
+
+def write_inputs(path):
+    seen = set()
+    with open(path, 'w') as out:
+        for name in ('tuning', 'heldout', 'b3000'):
+            try:
+                posts, qs = load(name)
+            except FileNotFoundError:
+                continue
+            for x in posts + qs:
+                t = text_of(x)
+                if t not in seen:
+                    seen.add(t)
+                    out.write(json.dumps({'id': t, 'text': t, 'kind': 'q'}, ensure_ascii=False) + '\n')
+
+
+def vectors(path):
+    means = {k: np.array(v) for k, v in json.load(open(MEANS)).items()}
+    V = {}
+    for line in open(path):
+        r = json.loads(line)
+        v = np.array(r['v']) - means[lang(r['id'])]
+        V[r['id']] = v / np.linalg.norm(v)
+    return V
+
+
+class Board:
+    def __init__(self, V, name):
+        self.posts, self.qs = load(name)
+        self.ids = [p['id'] for p in self.posts]
+        self.plang = {p['id']: p.get('lang') or lang(p['text']) for p in self.posts}
+        self.P = np.array([V[text_of(p)] for p in self.posts])
+        self.V = V
+
+    def scores(self, q):
+        return self.P @ self.V[text_of(q)]
+
+
+def evaluate(board, admit, cap=5):
+    """hit@5 per slice, unrelated posts a panel; admit(sorted scores) -> how many."""
+    st, unrel, n = {}, 0, 0
+    for q in board.qs:
+        ql = q.get('lang') or lang(q['text'])
+        sc = board.scores(q)
+        order = np.argsort(-sc)[:20]
+        k = min(admit(sc[order]), cap)
+        kept = [board.ids[j] for j in order[:k]]
+        unrel += sum(1 for i in kept if i not in q['posts'])
+        n += 1
+        same = [i for i in q['posts'] if board.plang.get(i, ql) == ql]
+        other = [i for i in q['posts'] if board.plang.get(i, ql) != ql]
+        cross = ql + '->' + ('en' if ql == 'ko' else 'ko')
+        for name, labels in ((ql, same), (cross, other)):
+            if labels:
+                x = st.setdefault(name, [0, 0])
+                x[1] += 1
+                x[0] += any(i in labels for i in kept)
+    out = {k: a / b for k, (a, b) in st.items()}
+    out['unrelated'] = unrel / n
+    return out
+
+
+def fmt(f):
+    return ' '.join(f'{k} {f.get(k, float("nan")):.2f}' for k in ('en', 'ko', 'en->ko', 'ko->en', 'unrelated'))
+
+
+def pairs(board):
+    """Cosines of related (question, post) pairs, and of the best unrelated
+    post of each question."""
+    rel, best_unrel = [], []
+    for q in board.qs:
+        sc = board.scores(q)
+        labels = set(q['posts'])
+        rel += [sc[j] for j, i in enumerate(board.ids) if i in labels]
+        best_unrel.append(max(sc[j] for j, i in enumerate(board.ids) if i not in labels))
+    return np.array(rel), np.array(best_unrel)
+
+
+def rule(floor, band, first=None):
+    """The nearest post when its cosine is at least `floor` (or `first`
+    alone: the nearest post clearly first), further ones at least `floor`
+    and within `band` of the nearest."""
+    def admit(s):
+        if s[0] < floor:
+            return 0
+        k = 1
+        while k < len(s) and s[k] >= floor and s[k] >= s[0] - band:
+            k += 1
+        return k
+    return admit
+
+
+if __name__ == '__main__':
+    cmd = sys.argv[1]
+    if cmd == 'inputs':
+        write_inputs(sys.argv[2])
+        sys.exit()
+    V = vectors(sys.argv[2])
+    if cmd == 'calibrate':
+        b = Board(V, 'tuning')
+        rel, unrel = pairs(b)
+        print('related pairs: quartiles', np.percentile(rel, [10, 25, 50, 75, 90]).round(3))
+        print('best unrelated: quartiles', np.percentile(unrel, [10, 25, 50, 75, 90]).round(3))
+        for floor in np.arange(0.30, 0.62, 0.02):
+            for band in (0.03, 0.05, 0.08, 0.12):
+                print(f'floor {floor:.2f} band {band:.2f}:', fmt(evaluate(b, rule(floor, band))))
+    else:
+        names = sys.argv[3:] or ['tuning']
+        floor, band = float(os.environ.get('FLOOR', '0.45')), float(os.environ.get('BAND', '0.05'))
+        for name in names:
+            b = Board(V, name)
+            print(f'{name} ({len(b.ids)} posts, {len(b.qs)} questions) floor {floor} band {band}:',
+                  fmt(evaluate(b, rule(floor, band))), '| top 5:', fmt(evaluate(b, lambda s: 5)),
+                  '| top 1:', fmt(evaluate(b, lambda s: 1)))
+
+
+def language_pairs(board):
+    """The model's similarity of unrelated pairs per (question's language,
+    post's language): mean and standard deviation over every question-post
+    pair of the board not labelled related."""
+    acc = {}
+    for q in board.qs:
+        ql = q.get('lang') or lang(q['text'])
+        sc = board.scores(q)
+        labels = set(q['posts'])
+        for j, i in enumerate(board.ids):
+            if i not in labels:
+                acc.setdefault((ql, board.plang[i]), []).append(sc[j])
+    return {k: (float(np.mean(v)), float(np.std(v))) for k, v in acc.items()}
+
+
+def zrule(stats, zmin, band, ql, plangs):
+    """As `rule`, in the model's standard deviations of its language pair."""
+    def admit_z(s, langs):
+        z = [(x - stats[(ql, l)][0]) / stats[(ql, l)][1] for x, l in zip(s, langs)]
+        return z
+    return admit_z
+
+
+def evaluate_z(board, stats, zmin, band, cap=5, rank_by_z=True):
+    st, unrel, n = {}, 0, 0
+    for q in board.qs:
+        ql = q.get('lang') or lang(q['text'])
+        sc = board.scores(q)
+        z = np.array([(x - stats[(ql, board.plang[i])][0]) / stats[(ql, board.plang[i])][1]
+                      for x, i in zip(sc, board.ids)])
+        key = z if rank_by_z else sc
+        order = np.argsort(-key)[:20]
+        best = z[order[0]]
+        kept = [board.ids[j] for j in order if z[j] >= zmin and z[j] >= best - band][:cap]
+        unrel += sum(1 for i in kept if i not in q['posts'])
+        n += 1
+        same = [i for i in q['posts'] if board.plang.get(i, ql) == ql]
+        other = [i for i in q['posts'] if board.plang.get(i, ql) != ql]
+        cross = ql + '->' + ('en' if ql == 'ko' else 'ko')
+        for name, labels in ((ql, same), (cross, other)):
+            if labels:
+                x = st.setdefault(name, [0, 0])
+                x[1] += 1
+                x[0] += any(i in labels for i in kept)
+    out = {k: a / b for k, (a, b) in st.items()}
+    out['unrelated'] = unrel / n
+    return out
