@@ -7,10 +7,15 @@ slice, on set A's halves and on set B at each board size.
     python3 tests/quality/admission.py inputs /tmp/adm.in.jsonl
     cargo run --release -p linkup-e5 --example embed_lines < /tmp/adm.in.jsonl > /tmp/adm.vec.jsonl
     python3 tests/quality/admission.py calibrate /tmp/adm.vec.jsonl      # set A tuning only
-    python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning    # or heldout, b30, b300, b3000
+    MODE=reference python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning b30 b300 b3000
 
-Needs numpy. Meaning only (no words): the quality bench's figures, through
-the service, add the posts related by words.
+Yardsticks (MODE): `board` (today: the board's spread of similarities to
+the question), `pairs` (the model's spread of unrelated pairs per language
+pair), `reference` (the question's similarities to the model's reference
+board, the tuning half's posts), `equal` (the same, both languages weighed
+equally), `own` (its own language's reference posts only). Needs numpy.
+Meaning only (no words): the quality bench's figures, through the service,
+add the posts related by words.
 """
 import json, os, sys
 
@@ -77,28 +82,37 @@ class Board:
         return self.P @ self.V[text_of(q)]
 
 
-def evaluate(board, admit, cap=5):
-    """hit@5 per slice, unrelated posts a panel; admit(sorted scores) -> how many."""
-    st, unrel, n = {}, 0, 0
+def tally(board, q, kept, st):
+    """Adds a panel's posts to the per-slice hits `st`; returns its unrelated posts."""
+    ql = q.get('lang') or lang(q['text'])
+    same = [i for i in q['posts'] if board.plang.get(i, ql) == ql]
+    other = [i for i in q['posts'] if board.plang.get(i, ql) != ql]
+    cross = ql + '->' + ('en' if ql == 'ko' else 'ko')
+    for name, labels in ((ql, same), (cross, other)):
+        if labels:
+            x = st.setdefault(name, [0, 0])
+            x[1] += 1
+            x[0] += any(i in labels for i in kept)
+    return sum(1 for i in kept if i not in q['posts'])
+
+
+def figures(board, panel):
+    """hit@5 per slice and unrelated posts a panel; panel(q) -> the post ids shown."""
+    st, unrel = {}, 0
     for q in board.qs:
-        ql = q.get('lang') or lang(q['text'])
+        unrel += tally(board, q, panel(q), st)
+    out = {k: a / b for k, (a, b) in st.items()}
+    out['unrelated'] = unrel / len(board.qs)
+    return out
+
+
+def evaluate(board, admit, cap=5):
+    """By cosine; admit(sorted scores) -> how many are shown."""
+    def panel(q):
         sc = board.scores(q)
         order = np.argsort(-sc)[:20]
-        k = min(admit(sc[order]), cap)
-        kept = [board.ids[j] for j in order[:k]]
-        unrel += sum(1 for i in kept if i not in q['posts'])
-        n += 1
-        same = [i for i in q['posts'] if board.plang.get(i, ql) == ql]
-        other = [i for i in q['posts'] if board.plang.get(i, ql) != ql]
-        cross = ql + '->' + ('en' if ql == 'ko' else 'ko')
-        for name, labels in ((ql, same), (cross, other)):
-            if labels:
-                x = st.setdefault(name, [0, 0])
-                x[1] += 1
-                x[0] += any(i in labels for i in kept)
-    out = {k: a / b for k, (a, b) in st.items()}
-    out['unrelated'] = unrel / n
-    return out
+        return [board.ids[j] for j in order[:min(admit(sc[order]), cap)]]
+    return figures(board, panel)
 
 
 def fmt(f):
@@ -170,35 +184,74 @@ def language_pairs(board):
     return {k: (float(np.mean(v)), float(np.std(v))) for k, v in acc.items()}
 
 
-def zrule(stats, zmin, band, ql, plangs):
-    """As `rule`, in the model's standard deviations of its language pair."""
-    def admit_z(s, langs):
-        z = [(x - stats[(ql, l)][0]) / stats[(ql, l)][1] for x, l in zip(s, langs)]
-        return z
-    return admit_z
+def reference(V):
+    """The model's reference board: the tuning half's posts (English:
+    tuning.json's; Korean: korean.json's not labelled for a held-out
+    question), as the language means are computed."""
+    t = json.load(open(os.path.join(ROOT, 'tuning.json')))
+    k = json.load(open(os.path.join(ROOT, 'korean.json')))
+    held = {i for q in k['questions'] if q['half'] == 'heldout' for i in q['posts']}
+    return {'en': np.array([V[text_of(p)] for p in t['posts']]),
+            'ko': np.array([V[text_of(p)] for p in k['posts'] if p['lang'] == 'ko' and p['id'] not in held])}
 
 
-def evaluate_z(board, stats, zmin, band, cap=5, rank_by_z=True):
-    st, unrel, n = {}, 0, 0
-    for q in board.qs:
-        ql = q.get('lang') or lang(q['text'])
+def spreads(board, q, mode, R=None, stats=None):
+    """(mean, std) a candidate of each language is judged against."""
+    ql = q.get('lang') or lang(q['text'])
+    v = board.V[text_of(q)]
+    if mode == 'board':
         sc = board.scores(q)
-        z = np.array([(x - stats[(ql, board.plang[i])][0]) / stats[(ql, board.plang[i])][1]
-                      for x, i in zip(sc, board.ids)])
-        key = z if rank_by_z else sc
-        order = np.argsort(-key)[:20]
+        return {l: (sc.mean(), sc.std()) for l in ('en', 'ko')}
+    if mode == 'pairs':
+        return {l: stats[(ql, l)] for l in ('en', 'ko')}
+    a, b = R['en'] @ v, R['ko'] @ v
+    if mode == 'reference':
+        r = np.concatenate([a, b])
+        return {l: (r.mean(), r.std()) for l in ('en', 'ko')}
+    if mode == 'equal':
+        m = (a.mean() + b.mean()) / 2
+        var = (a.var() + b.var()) / 2 + ((a.mean() - b.mean()) / 2) ** 2
+        return {l: (m, var ** 0.5) for l in ('en', 'ko')}
+    own = R[ql] @ v
+    return {l: (own.mean(), own.std()) for l in ('en', 'ko')}
+
+
+def evaluate_z(board, mode, zmin, band, cap=5, R=None, stats=None):
+    """In deviations of `mode`'s yardstick: at least `zmin`, within `band` of the best."""
+    def panel(q):
+        ms = spreads(board, q, mode, R, stats)
+        sc = board.scores(q)
+        z = np.array([(x - ms[board.plang[i]][0]) / ms[board.plang[i]][1] for x, i in zip(sc, board.ids)])
+        order = np.argsort(-z)[:20]
         best = z[order[0]]
-        kept = [board.ids[j] for j in order if z[j] >= zmin and z[j] >= best - band][:cap]
-        unrel += sum(1 for i in kept if i not in q['posts'])
-        n += 1
-        same = [i for i in q['posts'] if board.plang.get(i, ql) == ql]
-        other = [i for i in q['posts'] if board.plang.get(i, ql) != ql]
-        cross = ql + '->' + ('en' if ql == 'ko' else 'ko')
-        for name, labels in ((ql, same), (cross, other)):
-            if labels:
-                x = st.setdefault(name, [0, 0])
-                x[1] += 1
-                x[0] += any(i in labels for i in kept)
-    out = {k: a / b for k, (a, b) in st.items()}
-    out['unrelated'] = unrel / n
-    return out
+        return [board.ids[j] for j in order if z[j] >= zmin and z[j] >= best - band][:cap]
+    return figures(board, panel)
+
+
+if __name__ == '__main__':
+    cmd = sys.argv[1]
+    if cmd == 'inputs':
+        write_inputs(sys.argv[2])
+        sys.exit()
+    V = vectors(sys.argv[2])
+    R = reference(V)
+    if cmd == 'calibrate':
+        b = Board(V, 'tuning')
+        rel, unrel = pairs(b)
+        print('related pairs: deciles', np.percentile(rel, [10, 25, 50, 75, 90]).round(3))
+        print('best unrelated: deciles', np.percentile(unrel, [10, 25, 50, 75, 90]).round(3))
+        for floor in (0.20, 0.25, 0.30, 0.35, 0.40):
+            for band in (0.05, 0.10):
+                print(f'cosine >= {floor:.2f}, band {band:.2f}:', fmt(evaluate(b, rule(floor, band))))
+        stats = language_pairs(b)
+        for mode in ('board', 'pairs', 'reference', 'equal', 'own'):
+            for zmin, band in ((3.0, 1.0), (3.5, 1.5)):
+                print(f'{mode} z >= {zmin}, band {band}:', fmt(evaluate_z(b, mode, zmin, band, R=R, stats=stats)))
+    else:
+        mode = os.environ.get('MODE', 'reference')
+        zmin, band = float(os.environ.get('Z_MIN', '3.5')), float(os.environ.get('BAND', '1.5'))
+        for name in sys.argv[3:] or ['tuning']:
+            b = Board(V, name)
+            print(f'{name} ({len(b.ids)} posts, {len(b.qs)} questions) {mode} z >= {zmin}, band {band}:',
+                  fmt(evaluate_z(b, mode, zmin, band, R=R)), '| top 5:', fmt(evaluate(b, lambda s: 5)),
+                  '| top 1:', fmt(evaluate(b, lambda s: 1)))
