@@ -145,30 +145,6 @@ def rule(floor, band, first=None):
     return admit
 
 
-if __name__ == '__main__':
-    cmd = sys.argv[1]
-    if cmd == 'inputs':
-        write_inputs(sys.argv[2])
-        sys.exit()
-    V = vectors(sys.argv[2])
-    if cmd == 'calibrate':
-        b = Board(V, 'tuning')
-        rel, unrel = pairs(b)
-        print('related pairs: quartiles', np.percentile(rel, [10, 25, 50, 75, 90]).round(3))
-        print('best unrelated: quartiles', np.percentile(unrel, [10, 25, 50, 75, 90]).round(3))
-        for floor in np.arange(0.30, 0.62, 0.02):
-            for band in (0.03, 0.05, 0.08, 0.12):
-                print(f'floor {floor:.2f} band {band:.2f}:', fmt(evaluate(b, rule(floor, band))))
-    else:
-        names = sys.argv[3:] or ['tuning']
-        floor, band = float(os.environ.get('FLOOR', '0.45')), float(os.environ.get('BAND', '0.05'))
-        for name in names:
-            b = Board(V, name)
-            print(f'{name} ({len(b.ids)} posts, {len(b.qs)} questions) floor {floor} band {band}:',
-                  fmt(evaluate(b, rule(floor, band))), '| top 5:', fmt(evaluate(b, lambda s: 5)),
-                  '| top 1:', fmt(evaluate(b, lambda s: 1)))
-
-
 def language_pairs(board):
     """The model's similarity of unrelated pairs per (question's language,
     post's language): mean and standard deviation over every question-post
@@ -216,15 +192,20 @@ def spreads(board, q, mode, R=None, stats=None):
     return {l: (own.mean(), own.std()) for l in ('en', 'ko')}
 
 
-def evaluate_z(board, mode, zmin, band, cap=5, R=None, stats=None):
-    """In deviations of `mode`'s yardstick: at least `zmin`, within `band` of the best."""
+def evaluate_z(board, mode, zmin, band, cap=5, R=None, stats=None, first=None):
+    """In deviations of `mode`'s yardstick: at least `zmin`, within `band`
+    of the best; the nearest post alone from `first` deviations (its rank
+    says what a floor cannot: it is the model's best)."""
     def panel(q):
         ms = spreads(board, q, mode, R, stats)
         sc = board.scores(q)
         z = np.array([(x - ms[board.plang[i]][0]) / ms[board.plang[i]][1] for x, i in zip(sc, board.ids)])
         order = np.argsort(-z)[:20]
         best = z[order[0]]
-        return [board.ids[j] for j in order if z[j] >= zmin and z[j] >= best - band][:cap]
+        kept = [board.ids[j] for j in order if z[j] >= zmin and z[j] >= best - band][:cap]
+        if not kept and first is not None and best >= first:
+            kept = [board.ids[order[0]]]
+        return kept
     return figures(board, panel)
 
 

@@ -38,6 +38,10 @@ use super::{
 pub enum Half {
     Tuning,
     Heldout,
+    /// Set B (`set_b.json`, written another way by `generate_b.py`), on
+    /// its board of this many posts (30, 300 or 3,000): all of it is
+    /// reported, nothing is tuned on it.
+    B(usize),
 }
 
 impl Half {
@@ -45,6 +49,7 @@ impl Half {
         match self {
             Self::Tuning => "tuning",
             Self::Heldout => "heldout",
+            Self::B(_) => "b",
         }
     }
 }
@@ -74,6 +79,8 @@ struct SetPost {
     category: Option<String>,
     /// `ko` or `en` (korean.json); else told by the text.
     lang: Option<String>,
+    /// Set B: the smallest board the post is on.
+    board: Option<usize>,
 }
 
 impl SetPost {
@@ -343,6 +350,12 @@ fn load_english(half: Half) -> Set {
 /// One half: the English-centred set's, with korean.json's corpus and its
 /// questions of that half.
 fn load(half: Half) -> Set {
+    if let Half::B(size) = half {
+        let mut set = read("set_b");
+        set.posts.retain(|p| p.board.is_some_and(|b| b <= size));
+        assert_eq!(set.posts.len(), size, "set B's board of {size}");
+        return set;
+    }
     let mut set = load_english(half);
     let korean = read("korean");
     set.concepts.extend(korean.concepts);
@@ -675,8 +688,16 @@ pub async fn evaluate(half: Half) -> Figures {
     }
     f.fallback_m365 = m365.figures();
     f.posts_local = posts.figures();
-    f.quoted = quoted_run(&local, &set, half, &mut f.failures).await;
+    if !matches!(half, Half::B(_)) {
+        f.quoted = quoted_run(&local, &set, half, &mut f.failures).await;
+    }
     drop(local);
+    if let Half::B(_) = half {
+        // Set B measures what carries: the fallback and the agent's reading.
+        f.slices = slices.figures();
+        f.agent = agent_run(&set, true, &mut f.failures).await;
+        return f;
+    }
     if std::env::var_os("QUALITY_FALLBACK_ONLY").is_some() {
         // The fallback's figures alone (a quicker loop while tuning them).
         f.slices = slices.figures();
