@@ -11,7 +11,7 @@ use std::{
 use linkup_suggestions::{
     contract::PostSummary,
     llm::AzureOpenAi,
-    posts::{PostIndex, Within},
+    posts::{Admit, PostIndex, Within},
     store::Store,
     upstream::Upstreams,
 };
@@ -132,7 +132,13 @@ async fn one_size(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = index
-            .search(&query, &["bench-0".to_owned()], 5, Within::default())
+            .search(
+                &query,
+                &["bench-0".to_owned()],
+                5,
+                Within::default(),
+                Admit::Related,
+            )
             .await
             .expect("search");
         lat.push(t.elapsed());
@@ -216,7 +222,13 @@ async fn one_size_pg(n: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         let found = b
-            .search(&query, &["bench-0".to_owned()], 5, Within::default())
+            .search(
+                &query,
+                &["bench-0".to_owned()],
+                5,
+                Within::default(),
+                Admit::Related,
+            )
             .await
             .expect("search");
         lat.push(t.elapsed());

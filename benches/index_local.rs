@@ -12,7 +12,7 @@ use std::{
 
 use linkup_suggestions::{
     contract::PostSummary,
-    posts::{PostIndex, Within, search_text},
+    posts::{Admit, PostIndex, Within, search_text},
     store::{Store, StoredPost},
 };
 
@@ -112,7 +112,13 @@ pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {
         let query = search_text(&p.text, &p.tags);
         let t = Instant::now();
         let found = index
-            .search(&query, std::slice::from_ref(&p.id), 5, Within::default())
+            .search(
+                &query,
+                std::slice::from_ref(&p.id),
+                5,
+                Within::default(),
+                Admit::Related,
+            )
             .await
             .expect("search");
         views.push(t.elapsed());
@@ -128,7 +134,7 @@ pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {
         );
         let t = Instant::now();
         index
-            .search(&query, &[], 5, Within::default())
+            .search(&query, &[], 5, Within::default(), Admit::Related)
             .await
             .expect("search");
         new.push(t.elapsed());

@@ -1,8 +1,12 @@
 //! How related other texts (a post's Microsoft 365 hits) are to a post by
 //! meaning, as the fallback's ranking weighs it: by the multilingual model
 //! for a Korean post (the word model cannot read Hangul), by the word model
-//! otherwise; in standard deviations above the posts' mean similarity to
-//! the post, the yardstick of [`relevance::Floors`].
+//! otherwise; in standard deviations above the mean similarity to the
+//! post of the multilingual model's reference board (`posts::reference`),
+//! of the board's posts for the word model (measured on the reference
+//! board too, it moved no figure of either set and judged a two-post
+//! board's hits by meaning where their words had been kept): the yardstick
+//! of [`relevance::Floors`].
 
 use futures::future::join_all;
 
@@ -47,10 +51,8 @@ impl PostIndex {
         let ranking = &self.ranking;
         let model = ranking.multilingual()?;
         let q = self.multilingual_query(query, within).await?;
-        let (_, spread) = ranking.nearest(&q, now_ms(), &[], 1)?;
-        if !relevance::tells(spread) {
-            return None;
-        }
+        // The model's yardstick, not the board's (see `Multilingual::spread`).
+        let spread = model.spread(&q);
         let vectors = join_all(
             texts
                 .iter()

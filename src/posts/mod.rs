@@ -13,7 +13,8 @@
 //! - [`local_model`]: the word model (static token vectors: Microsoft 365
 //!   hits by meaning, words' rarity, Azure's stand-in);
 //! - [`search`]: a query's candidates by words and by meaning, fused;
-//!   [`relevance`]: which of them are related enough to show;
+//!   [`relevance`]: which of them are related enough to show, judged
+//!   against the models' [`reference`] board;
 //! - [`maintenance`]: purging expired posts, embedding posts with Azure.
 
 mod lexical;
@@ -22,6 +23,7 @@ mod maintenance;
 mod meaning;
 pub mod multilingual;
 mod ranking;
+mod reference;
 mod relevance;
 mod search;
 mod spelling;
@@ -41,7 +43,7 @@ pub use meaning::Meaning;
 use multilingual::Multilingual;
 use ranking::Ranking;
 use relevance::Floors;
-pub use search::{PostSearch, Within};
+pub use search::{Admit, PostSearch, Within};
 pub use store::parse_time_ms;
 
 /// The model compiled into the binary, loaded once per process: it is the

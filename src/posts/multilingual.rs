@@ -6,6 +6,9 @@
 //! text is nearer every Korean text than the English one on its topic (on
 //! the tuning half, Korean→English hit@5 0.09 raw, 0.57 corrected).
 //!
+//! How similar a text is to posts is judged against the model's
+//! [`reference`] board ([`Multilingual::spread`]).
+//!
 //! Embedding is CPU work (about 15 ms a post): it runs on blocking threads,
 //! at most one per core at a time ([`Multilingual::embed`]), and the last
 //! texts embedded for queries are remembered.
@@ -15,7 +18,11 @@ use std::{path::Path, sync::Arc};
 use linkup_e5::{Kind, Model};
 use tokio::{sync::Semaphore, time::Instant};
 
-use super::local_model::ModelError;
+use super::{
+    local_model::ModelError,
+    reference,
+    vectors::{Spread, VectorSet},
+};
 use crate::keywords::korean::is_korean;
 
 /// The model compiled into the binary: multilingual-e5-small, 4-bit, its
@@ -47,6 +54,8 @@ pub struct Multilingual {
     model: Model,
     name: String,
     means: LanguageMeans,
+    /// The reference board.
+    reference: VectorSet,
     /// Blocking threads embedding at once: one per core.
     pool: Arc<Semaphore>,
     /// Recent queries' vectors, by their text's digest.
@@ -89,11 +98,14 @@ impl Multilingual {
                 means.ko.len()
             )));
         }
+        let reference =
+            reference::multilingual(reference::MULTILINGUAL, model.dims()).map_err(invalid)?;
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Ok(Self {
             model,
             name,
             means,
+            reference,
             pool: Arc::new(Semaphore::new(cores)),
             recent: moka::future::Cache::new(RECENT),
         })
@@ -108,6 +120,12 @@ impl Multilingual {
     /// embedded (a change of either embeds every post again).
     pub fn id(&self) -> String {
         format!("{}/query/language-means-1", self.name)
+    }
+
+    /// How similar the model finds texts to `query`, by its reference
+    /// board: what a similarity to it is judged against.
+    pub fn spread(&self, query: &[f32]) -> Spread {
+        self.reference.nearest(query, 0, &[], 1).1
     }
 
     /// How many pieces the model's vocabulary cuts `word` into: one for a

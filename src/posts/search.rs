@@ -8,7 +8,10 @@ use tokio::time::Instant;
 use super::{
     Embedder, PostIndex, PostIndexError, Scored,
     ranking::WordHits,
-    relevance::{self, above, log_candidates, related_by_meaning},
+    relevance::{
+        self, MIN_COVERAGE, log_candidates, related_by_coverage, related_by_meaning,
+        related_by_words,
+    },
     vectors::{self, fuse},
 };
 use crate::{
@@ -20,17 +23,22 @@ use crate::{
 
 /// Candidates taken from each ranking before fusion.
 const CANDIDATES: usize = 50;
-/// Least share of the query's term weight a post must contain to be related
-/// by words (see [`lexical::Lexical::search`]).
-const MIN_COVERAGE: f32 = 0.4;
-/// By words, a post is not suggested when its coverage is under this share
-/// of the best candidate's.
-const RELATIVE_FLOOR: f32 = 0.75;
 /// Posts of the prior that [`PostIndex::specificity`] starts from: as many
 /// as the index needs before its spread tells (the relevance floors' count).
 const PRIOR_POSTS: usize = relevance::MIN_POSTS_FOR_SPREAD;
 /// The share of the prior's posts that has any given word.
 const PRIOR_SHARE: f32 = 0.05;
+
+/// Which posts a search returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Admit {
+    /// Only the related ones: what the panel shows without a model to judge.
+    #[default]
+    Related,
+    /// The ranking's best, related or not, each marked: for a model that
+    /// judges (recall first; the agent's pre-retrieval).
+    Candidates,
+}
 
 /// How long a search may wait for its query's vector.
 #[derive(Debug, Clone, Copy, Default)]
@@ -47,6 +55,9 @@ pub struct Within {
 #[derive(Debug, Default)]
 pub struct PostSearch {
     pub posts: Vec<PostSummary>,
+    /// Per post, whether the floors admit it (all of them, unless the
+    /// search asked for [`Admit::Candidates`]).
+    pub related: Vec<bool>,
     pub lexical_only: bool,
     /// Why the query's Azure embedding failed (`LlmError::kind`), when it did.
     pub embedding_error: Option<LlmErrorKind>,
@@ -95,9 +106,12 @@ impl PostIndex {
         exclude: &[String],
         limit: usize,
         within: Within,
+        admit: Admit,
     ) -> Result<PostSearch, PostIndexError> {
         let started = std::time::Instant::now();
-        let result = self.search_ranked(query, exclude, limit, within).await;
+        let result = self
+            .search_ranked(query, exclude, limit, within, admit)
+            .await;
         self.metrics.post_search(started.elapsed().as_secs_f64());
         result
     }
@@ -108,6 +122,7 @@ impl PostIndex {
         exclude: &[String],
         limit: usize,
         within: Within,
+        admit: Admit,
     ) -> Result<PostSearch, PostIndexError> {
         let now = now_ms();
         let words = self.by_words(query, now, exclude, CANDIDATES)?;
@@ -129,24 +144,67 @@ impl PostIndex {
                 if self.payload_logs {
                     log_candidates(&words, Some((&semantic, spread)), &related);
                 }
-                let ids: Vec<String> = fuse(&[(lexical, 1.0), (&semantic, 2.0)])
+                let mut ids: Vec<(String, bool)> = fuse(&[(lexical, 1.0), (&semantic, 2.0)])
                     .into_iter()
                     .filter(|id| related.contains(&id.as_str()))
+                    .map(|id| (id, true))
                     .take(limit)
                     .collect();
+                // Then the model's next best by meaning (not by words: on
+                // set B's board of 300, fused with the words' ranking, the
+                // five read held the related post for 0.67 of questions).
+                if admit == Admit::Candidates {
+                    for (id, _) in &semantic {
+                        if ids.len() == limit {
+                            break;
+                        }
+                        if !ids.iter().any(|(x, _)| x == id) {
+                            ids.push((id.clone(), false));
+                        }
+                    }
+                }
                 (ids, false)
             }
             None => {
-                let ids = related_by_words(&words, limit);
+                let ids: Vec<(String, bool)> = match admit {
+                    Admit::Related => related_by_words(&words, limit)
+                        .into_iter()
+                        .map(|id| (id, true))
+                        .collect(),
+                    Admit::Candidates => {
+                        let related: Vec<&str> =
+                            related_by_coverage(&words, MIN_COVERAGE, true).collect();
+                        let ranked = words.ranked.iter().take(limit);
+                        ranked
+                            .map(|(id, _)| (id.clone(), related.contains(&id.as_str())))
+                            .collect()
+                    }
+                };
                 if self.payload_logs {
-                    let related: Vec<&str> = ids.iter().map(String::as_str).collect();
+                    let related: Vec<&str> = ids
+                        .iter()
+                        .filter(|(_, admitted)| *admitted)
+                        .map(|(id, _)| id.as_str())
+                        .collect();
                     log_candidates(&words, None, &related);
                 }
                 (ids, self.embedder != Embedder::None)
             }
         };
+        let (ids, related): (Vec<String>, Vec<bool>) = ids.into_iter().unzip();
+        let posts = self.summaries(ids.clone(), now).await?;
+        // A post gone since it was ranked is not returned: its flag goes too.
+        let related = posts
+            .iter()
+            .map(|p| {
+                ids.iter()
+                    .position(|id| *id == p.id)
+                    .is_some_and(|i| related[i])
+            })
+            .collect();
         Ok(PostSearch {
-            posts: self.summaries(ids, now).await?,
+            posts,
+            related,
             lexical_only,
             embedding_error,
             local_stand_in,
@@ -209,9 +267,16 @@ impl PostIndex {
         match self.embedder {
             Embedder::None => (None, None),
             Embedder::Local => {
-                let ranked = match self.multilingual_query(query, within).await {
-                    Some(vector) => ranking.nearest(&vector, now, exclude, CANDIDATES),
-                    None => None,
+                // Judged against the model's reference board, not this
+                // board's spread (see `Multilingual::spread`).
+                let ranked = match (
+                    ranking.multilingual(),
+                    self.multilingual_query(query, within).await,
+                ) {
+                    (Some(model), Some(vector)) => ranking
+                        .nearest(&vector, now, exclude, CANDIDATES)
+                        .map(|(scored, _)| (scored, model.spread(&vector))),
+                    _ => None,
                 };
                 (ranked, None)
             }
@@ -269,34 +334,4 @@ impl PostIndex {
         }?;
         vectors.into_iter().next().ok_or(LlmError::Malformed)
     }
-}
-
-/// Ids of the candidates related by words: `min_coverage` and three
-/// quarters of the best candidate's, or (`rare`) a rare word shared.
-fn related_by_coverage(
-    words: &WordHits,
-    min_coverage: f32,
-    rare: bool,
-) -> Box<dyn Iterator<Item = &str> + '_> {
-    let covered = above(&words.ranked, move |best| {
-        min_coverage.max(best * RELATIVE_FLOOR)
-    });
-    if rare {
-        Box::new(covered.chain(words.sharing_rare.iter().map(String::as_str)))
-    } else {
-        Box::new(covered)
-    }
-}
-
-/// The first `limit` posts related by words, in text rank order.
-fn related_by_words(words: &WordHits, limit: usize) -> Vec<String> {
-    let related: Vec<&str> = related_by_coverage(words, MIN_COVERAGE, true).collect();
-    words
-        .ranked
-        .iter()
-        .map(|(id, _)| id.as_str())
-        .filter(|id| related.contains(id))
-        .take(limit)
-        .map(str::to_owned)
-        .collect()
 }

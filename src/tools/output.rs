@@ -35,6 +35,10 @@ pub struct M365Found {
 pub struct PostsFound {
     /// Similar LinkUp posts, best first (never the requesting post).
     pub posts: Vec<PostSummary>,
+    /// With `candidates`: per post, whether it is related enough to show
+    /// without a judge (the others are the ranking's next best).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<bool>,
 }
 
 /// `generate_action_hint`'s result.
@@ -60,6 +64,9 @@ struct CompactPost<'a> {
     text: String,
     tags: &'a [String],
     category: PostCategory,
+    /// With `candidates`: false for the ranking's next best.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    related: Option<bool>,
 }
 
 /// Items as a JSON array for models: `{title, url, source, description ≤ 200}`.
@@ -76,15 +83,18 @@ pub fn m365_text(items: &[McpSuggestion]) -> String {
     serde_json::to_string(&compact).unwrap_or_default()
 }
 
-/// Posts as a JSON array for models: `{id, text ≤ 300, tags, category}`.
-pub fn posts_text(posts: &[PostSummary]) -> String {
+/// Posts as a JSON array for models: `{id, text ≤ 300, tags, category,
+/// related?}` (`related` when the search returned candidates).
+pub fn posts_text(posts: &[PostSummary], related: &[bool]) -> String {
     let compact: Vec<_> = posts
         .iter()
-        .map(|p| CompactPost {
+        .enumerate()
+        .map(|(i, p)| CompactPost {
             id: &p.id,
             text: truncate(&p.text, MAX_POST_CHARS),
             tags: &p.tags,
             category: p.category,
+            related: related.get(i).copied(),
         })
         .collect();
     serde_json::to_string(&compact).unwrap_or_default()

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     degraded::Degraded,
-    posts::{PostSearch, Within},
+    posts::{Admit, PostSearch, Within},
 };
 
 /// Posts returned per search.
@@ -31,6 +31,10 @@ pub struct SearchPostsArgs {
     /// Another post id to leave out.
     #[serde(default)]
     pub exclude_post_id: Option<String>,
+    /// The ranking's best posts, related or not, each marked `related`
+    /// (default false: only the related ones), for a caller that judges.
+    #[serde(default)]
+    pub candidates: bool,
 }
 
 pub(super) async fn run(
@@ -55,7 +59,16 @@ pub(super) async fn run(
             .map(|d| d.checked_sub(RANKING_RESERVE).unwrap_or(d)),
         overloaded: caller.overloaded(),
     };
-    let found = match deps.posts.search(query, &exclude, LIMIT, within).await {
+    let admit = if args.candidates {
+        Admit::Candidates
+    } else {
+        Admit::Related
+    };
+    let found = match deps
+        .posts
+        .search(query, &exclude, LIMIT, within, admit)
+        .await
+    {
         Ok(found) => found,
         Err(e) => {
             tracing::error!(tool = "search_posts", error.kind = "index_error", error.message = %e, "post search failed");
@@ -63,8 +76,17 @@ pub(super) async fn run(
         }
     };
     let degraded = degraded_of(&found);
-    let text = with_text.then(|| output::posts_text(&found.posts));
-    output::answered(&PostsFound { posts: found.posts }, text, &degraded)
+    let related = if args.candidates {
+        found.related
+    } else {
+        Vec::new()
+    };
+    let text = with_text.then(|| output::posts_text(&found.posts, &related));
+    let found = PostsFound {
+        posts: found.posts,
+        related,
+    };
+    output::answered(&found, text, &degraded)
 }
 
 /// What a posts search's answer says of how it ranked, for `meta.degraded`.

@@ -4,10 +4,17 @@
 //! tags, as a query). English: tuning.json's posts; Korean: korean.json's
 //! Korean posts, less those of the held-out questions. Held-out data never
 //! enters them. `LINKUP_WRITE_MEANS=1` writes the file again.
+//!
+//! The same posts are the model's reference board
+//! (models/multilingual-e5-small/reference.bin: their vectors as the index
+//! holds them, the means subtracted): a query's similarity to a post is
+//! judged against its similarities to them, whatever board it is on (issue
+//! 63). `LINKUP_WRITE_MEANS=1` writes it too.
 
 use std::path::PathBuf;
 
 use linkup_e5::{Kind, Model};
+use linkup_suggestions::keywords::korean::is_korean;
 use serde_json::Value;
 
 fn repo(path: &str) -> PathBuf {
@@ -29,14 +36,36 @@ fn text(post: &Value) -> String {
     linkup_suggestions::posts::search_text(post["text"].as_str().unwrap_or_default(), &tags)
 }
 
-fn mean(model: &Model, texts: &[String]) -> Vec<f64> {
-    let mut sum = vec![0f64; model.dims()];
-    for t in texts {
-        for (s, v) in sum.iter_mut().zip(model.embed(t, Kind::Query)) {
-            *s += f64::from(v);
+fn mean(vectors: &[Vec<f32>]) -> Vec<f64> {
+    let mut sum = vec![0f64; vectors[0].len()];
+    for v in vectors {
+        for (s, x) in sum.iter_mut().zip(v) {
+            *s += f64::from(*x);
         }
     }
-    sum.iter().map(|s| s / texts.len() as f64).collect()
+    sum.iter().map(|s| s / vectors.len() as f64).collect()
+}
+
+/// `raw` less `mean`, at unit length: as the index holds a post's vector.
+fn corrected(raw: &[f32], mean: &[f64]) -> Vec<f32> {
+    let v: Vec<f32> = raw.iter().zip(mean).map(|(x, m)| x - *m as f32).collect();
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    v.iter().map(|x| x / norm).collect()
+}
+
+/// The reference board's file: `E5R1`, dimensions and count (u32), then
+/// each vector as a scale (f32) and its components over it (i8), little-endian.
+fn reference_file(vectors: &[Vec<f32>]) -> Vec<u8> {
+    let mut out = b"E5R1".to_vec();
+    out.extend((vectors[0].len() as u32).to_le_bytes());
+    out.extend((vectors.len() as u32).to_le_bytes());
+    for v in vectors {
+        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let scale = max / 127.0;
+        out.extend(scale.to_le_bytes());
+        out.extend(v.iter().map(|x| (x / scale).round() as i8 as u8));
+    }
+    out
 }
 
 #[test]
@@ -78,7 +107,43 @@ fn the_language_means_are_the_tuning_halfs_posts() {
         en.len(),
         ko.len()
     );
-    let (ko, en) = (mean(&model, &ko), mean(&model, &en));
+    let embed = |texts: &[String]| -> Vec<Vec<f32>> {
+        texts.iter().map(|t| model.embed(t, Kind::Query)).collect()
+    };
+    let (ko_raw, en_raw) = (embed(&ko), embed(&en));
+    let (ko_texts, en_texts) = (ko, en);
+    let (ko, en) = (mean(&ko_raw), mean(&en_raw));
+    // Each corrected by its own text's language, as the index does (the
+    // English-centred set's posts include Korean ones).
+    let reference: Vec<Vec<f32>> = en_raw
+        .iter()
+        .zip(&en_texts)
+        .chain(ko_raw.iter().zip(&ko_texts))
+        .map(|(v, t)| corrected(v, if is_korean(t) { &ko } else { &en }))
+        .collect();
+    let reference_path = repo("models/multilingual-e5-small/reference.bin");
+    if std::env::var_os("LINKUP_WRITE_MEANS").is_some() {
+        std::fs::write(&reference_path, reference_file(&reference)).expect("written");
+    }
+    // Within a step of the 8-bit quantization: another CPU's kernels may
+    // round the last bits of a float differently.
+    let stored = std::fs::read(&reference_path).expect("the reference board");
+    let computed = reference_file(&reference);
+    assert_eq!(stored.len(), computed.len(), "the reference board's size");
+    let dims = reference[0].len();
+    for (i, (a, b)) in stored[12..]
+        .chunks(4 + dims)
+        .zip(computed[12..].chunks(4 + dims))
+        .enumerate()
+    {
+        let value = |c: &[u8], j: usize| {
+            f32::from_le_bytes([c[0], c[1], c[2], c[3]]) * f32::from(c[4 + j] as i8)
+        };
+        let worst = (0..dims)
+            .map(|j| (value(a, j) - value(b, j)).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 0.02, "reference post {i} differs by {worst}");
+    }
     let path = repo("models/multilingual-e5-small/language-means.json");
     if std::env::var_os("LINKUP_WRITE_MEANS").is_some() {
         let f32s = |v: &[f64]| v.iter().map(|x| *x as f32).collect::<Vec<f32>>();

@@ -341,3 +341,37 @@ async fn when_the_mcp_connection_fails_the_answer_is_empty_with_every_source_una
             .contains(&"mcp_call_failed".to_owned())
     );
 }
+
+#[tokio::test]
+async fn search_posts_with_candidates_returns_the_rankings_best_each_marked_related_or_not() {
+    let h = harness().await;
+    h.deps
+        .posts
+        .upsert(vec![
+            PostSummary::example("p2", "deployment pipeline tips"),
+            PostSummary::example("p4", "Anyone up for noodles at noon?"),
+        ])
+        .await
+        .unwrap();
+    h.deps.posts.embed_pending().await;
+    let conn = McpConnection::open(h.deps.clone()).await.unwrap();
+    let session = conn.register(Caller::new(None, Some("p1".into())));
+    let search = |candidates: bool| {
+        let arguments = json!({"query": "deployment pipeline tips", "candidates": candidates});
+        conn.call(session.id(), "search_posts", args(arguments))
+    };
+    let related = search(false).await.unwrap();
+    let found = related.structured_content.unwrap();
+    assert_eq!(found["posts"].as_array().unwrap().len(), 1, "{found}");
+    assert!(found.get("related").is_none(), "{found}");
+    let candidates = search(true).await.unwrap();
+    let found = candidates.structured_content.unwrap();
+    let ids: Vec<&str> = found["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["p2", "p4"], "{found}");
+    assert_eq!(found["related"], json!([true, false]));
+}

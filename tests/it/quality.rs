@@ -15,10 +15,13 @@ fn floors() -> Figures {
         // Issue 51, ranked by evidence: held-out 0.46 · 0.47 · 0.77 (0.49 ·
         // 0.43 · 0.76 before); a Korean post's hits related by the
         // multilingual model (stop 59): 0.47 · 0.68 · 0.85.
+        // Issue 63, hits' meaning on the reference board: 0.47 · 0.66–0.68
+        // · 0.83–0.84 over two runs (ties ordered by which search answers
+        // first).
         fallback_m365: M365 {
             recall_at_10: 0.46,
             precision_at_10: 0.66,
-            mrr: 0.83,
+            mrr: 0.82,
             // One search (files and mail): the AND-ed second one added
             // nothing on either half.
             graph_requests: 2.0,
@@ -28,23 +31,28 @@ fn floors() -> Figures {
             found: 0.58,
         },
         // Issue 33: the model starts from the fallback's broad search and
-        // answers at once when it holds what it looks for.
+        // answers at once when it holds what it looks for. Issue 63: it
+        // reads what the ranking holds, recall first (held-out: posts 0.83
+        // · MRR 0.68, documents recall@10 0.59; 4,791 bytes), and judges;
+        // the scripted model keeps all it reads, so its panels' precision
+        // is the reading's, not a model's choice.
         agent: AgentFigures {
             m365: M365 {
-                recall_at_10: 0.48,
-                precision_at_10: 0.43,
-                mrr: 0.75,
+                recall_at_10: 0.56,
+                precision_at_10: 0.22,
+                mrr: 0.84,
                 graph_requests: 3.0,
                 found: 0.0,
             },
             posts: Posts {
-                hit_at_5: 0.64,
-                mrr: 0.57,
-                unrelated_per_panel: 0.85,
+                hit_at_5: 0.80,
+                mrr: 0.65,
+                unrelated_per_panel: 4.2,
             },
             chat_calls_per_request: 1.3,
             one_call_share: 0.85,
-            chat_bytes_per_request: 4_500.0,
+            // Issue 63: at most 5 KB sent to the model per view.
+            chat_bytes_per_request: 5_000.0,
         },
         // `agent.pre_retrieval = false`: the model's planned searches.
         agent_model_searches: AgentFigures {
@@ -56,9 +64,9 @@ fn floors() -> Figures {
                 found: 0.0,
             },
             posts: Posts {
-                hit_at_5: 0.64,
-                mrr: 0.57,
-                unrelated_per_panel: 0.85,
+                hit_at_5: 0.67,
+                mrr: 0.61,
+                unrelated_per_panel: 1.0,
             },
             chat_calls_per_request: 2.0,
             one_call_share: 0.0,
@@ -69,11 +77,15 @@ fn floors() -> Figures {
             mrr: 0.17,
             unrelated_per_panel: 0.2,
         },
-        // Issue 50: the multilingual model, posts embedded once.
+        // Issue 50: the multilingual model, posts embedded once. Issue 63:
+        // judged by its reference board, the nearest post alone from 3
+        // deviations (held-out 0.71 · 0.65 · 0.95; 0.67 · 0.61 · 0.77 by
+        // the board's spread): more unrelated posts on this board of 408,
+        // for set B's boards of 30 and 300 (`set_b_*` below).
         posts_local: Posts {
-            hit_at_5: 0.64,
-            mrr: 0.58,
-            unrelated_per_panel: 0.85,
+            hit_at_5: 0.68,
+            mrr: 0.62,
+            unrelated_per_panel: 1.0,
         },
         posts_azure_fake: Posts {
             hit_at_5: 0.49,
@@ -94,11 +106,11 @@ fn floors() -> Figures {
 /// Per language (BENCHMARKS.md, "Issue 50"): (slice, posts by words hit@5,
 /// posts by the local model hit@5, its unrelated posts per panel at most).
 const LANGUAGE_FLOORS: [(&str, f64, f64, f64); 2] =
-    [("en", 0.28, 0.68, 0.85), ("ko", 0.17, 0.70, 0.85)];
+    [("en", 0.28, 0.70, 1.05), ("ko", 0.17, 0.75, 1.0)];
 
 /// Across languages (issue 50): a question's similar post in the other
 /// language in the panel (the local model's hit@5) at least this often.
-const CROSS_FLOORS: [(&str, f64); 2] = [("en→ko", 0.30), ("ko→en", 0.20)];
+const CROSS_FLOORS: [(&str, f64); 2] = [("en→ko", 0.30), ("ko→en", 0.28)];
 
 /// English Microsoft 365, fallback (issue 51; misspelt words respelt since
 /// stop 58): held-out recall@10 · precision@10 · MRR 0.447 · 0.633 · 0.827
@@ -108,7 +120,9 @@ const ENGLISH_M365: (f64, f64, f64) = (0.44, 0.62, 0.815);
 /// Korean Microsoft 365, fallback (issue 51; a Korean post's hits related
 /// by the multilingual model since stop 59): held-out 0.49 · 0.73 · 0.86
 /// (0.48 · 0.33 · 0.72 by the word model, which cannot read Hangul).
-const KOREAN_M365: (f64, f64, f64) = (0.48, 0.71, 0.84);
+/// Issue 63, the hits judged on the model's reference board: 0.50 ·
+/// 0.71–0.72 · 0.86 over two runs.
+const KOREAN_M365: (f64, f64, f64) = (0.48, 0.70, 0.84);
 
 /// The held-out figures per language at or above [`LANGUAGE_FLOORS`] and
 /// [`ENGLISH_M365`] and [`KOREAN_M365`], and Microsoft 365 found as well
@@ -233,4 +247,74 @@ async fn held_out_relevance_stays_at_or_above_its_recorded_floors() {
     // item in its top 3 (held-out 0.97; 0.92 with the ranking before).
     let quoted = f.quoted.expect("tests/quality/quoted.json is committed");
     assert!(quoted.top_3 >= 0.90, "quoted subjects: {quoted:?}");
+}
+
+/// Set B (issue 63: `tests/quality/set_b.json`, written another way by
+/// `generate_b.py`, nothing tuned on it), on one board size: per language
+/// (slice, posts by the local model hit@5 at least, its unrelated posts a
+/// panel at most), and what the agent reads holds a related post at least
+/// `reading`. The figures of BENCHMARKS.md ("Issue 63"), less a margin; the
+/// board of 3,000 posts is the bench's (`QUALITY_HALF=b3000`).
+struct SetB {
+    posts: [(&'static str, f64, Option<f64>); 4],
+    reading: f64,
+    /// Microsoft 365, fallback, English and Korean: recall@10, precision@10.
+    m365: [(&'static str, f64, f64); 2],
+}
+
+async fn check_set_b(size: usize, floors: SetB) {
+    let f = evaluate(Half::B(size)).await;
+    println!("{}", f.table());
+    assert!(f.questions >= 100, "{}", f.questions);
+    for (name, hit, unrelated) in floors.posts {
+        let s = f.slices[name].posts_local;
+        assert!(s.hit_at_5 >= hit, "B{size} {name}: {s:?}");
+        // Unrelated posts count in the question's own language's slice.
+        if let Some(unrelated) = unrelated {
+            assert!(s.unrelated_per_panel <= unrelated, "B{size} {name}: {s:?}");
+        }
+    }
+    let reading = f.agent.posts.hit_at_5;
+    assert!(reading >= floors.reading, "B{size} reading: {:?}", f.agent);
+    for (name, recall, precision) in floors.m365 {
+        let m = f.slices[name].fallback_m365;
+        assert!(
+            m.recall_at_10 >= recall && m.precision_at_10 >= precision,
+            "B{size} {name} Microsoft 365: {m:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn set_b_on_a_board_of_30_posts_stays_at_or_above_its_floors() {
+    // Measured: en 0.67 · 0.21, ko 0.74 · 0.11, en→ko 0.51, ko→en 0.76;
+    // reading 0.91; Microsoft 365 en 0.27 · 0.49, ko 0.49 · 0.66.
+    let floors = SetB {
+        posts: [
+            ("en", 0.64, Some(0.35)),
+            ("ko", 0.71, Some(0.25)),
+            ("en→ko", 0.48, None),
+            ("ko→en", 0.72, None),
+        ],
+        reading: 0.88,
+        m365: [("en", 0.25, 0.46), ("ko", 0.46, 0.63)],
+    };
+    check_set_b(30, floors).await;
+}
+
+#[tokio::test]
+async fn set_b_on_a_board_of_300_posts_stays_at_or_above_its_floors() {
+    // Measured: en 0.67 · 0.43, ko 0.74 · 0.20, en→ko 0.46, ko→en 0.76;
+    // reading 0.81; Microsoft 365 en 0.27 · 0.49, ko 0.50 · 0.69.
+    let floors = SetB {
+        posts: [
+            ("en", 0.64, Some(0.55)),
+            ("ko", 0.71, Some(0.32)),
+            ("en→ko", 0.43, None),
+            ("ko→en", 0.72, None),
+        ],
+        reading: 0.78,
+        m365: [("en", 0.25, 0.46), ("ko", 0.47, 0.66)],
+    };
+    check_set_b(300, floors).await;
 }

@@ -17,14 +17,14 @@ pub use query::{m365_arguments, posts_arguments, topic_query};
 pub use rank::rank_m365;
 
 use super::run::{
-    RunCtx, budget,
-    findings::Answered,
-    memo_key,
+    RunCtx,
+    answered::Answered,
+    budget, memo_key,
     tool_call::{Called, Tool},
 };
 use crate::{
     degraded::{Degraded, Source},
-    posts::Within,
+    posts::{Admit, Within},
     tools::{POSTS_LIMIT, search_posts_degraded},
 };
 
@@ -139,13 +139,17 @@ pub async fn posts_in_process(ctx: RunCtx<'_>) -> Option<Answered> {
         overloaded: true,
     };
     let findings = &ctx.run.findings;
-    match ctx.posts.search(query, &exclude, POSTS_LIMIT, within).await {
+    match ctx
+        .posts
+        .search(query, &exclude, POSTS_LIMIT, within, Admit::Related)
+        .await
+    {
         Ok(found) => {
             for reason in search_posts_degraded(&found) {
                 findings.degrade(reason);
             }
             findings.answered(Source::Posts);
-            let answered = Answered::Posts(findings.add_posts(found.posts));
+            let answered = Answered::Posts(findings.add_posts(found.posts, &[]));
             ctx.run
                 .remember(memo_key(Tool::SearchPosts, &arguments), answered.clone());
             Some(answered)

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::evidence::{self, Hit};
 use crate::{
-    agent::run::{RunCtx, findings::Answered},
+    agent::run::{RunCtx, answered::Answered},
     posts::Within,
 };
 

@@ -139,7 +139,7 @@ mod tests {
             source: M365Source::Sharepoint,
             status: "available".into(),
         }]);
-        s.add_posts(vec![PostSummary::example("p-77", "t")]);
+        s.add_posts(vec![PostSummary::example("p-77", "t")], &[]);
         s.snapshot()
     }
 

@@ -1,10 +1,11 @@
 //! retrieve (pre-retrieval): before the first model call, the direct
 //! searches' Microsoft 365 search (the post's most specific words OR-ed;
 //! one search: two Graph requests, files and mail) and posts search, as
-//! tool calls of the run (events, run record, memo). The documents are
-//! ranked as the direct searches rank them, unrelated ones left out; the
-//! first llmCall reads the results, and a streaming client gets the panel
-//! they make at once (`preview`). A search that would hold the model back
+//! tool calls of the run (events, run record, memo). Recall first: the
+//! model reads what the ranking holds — the documents as the direct
+//! searches rank them and the posts search's best five, those under the
+//! fallback's floors marked as weak matches for the model to judge — and
+//! a streaming client gets the panel the floors make at once (`preview`). A search that would hold the model back
 //! past the first searches' share of its time is left behind: the posts
 //! search is then completed in process, a Microsoft 365 search reported
 //! lost.
@@ -56,10 +57,12 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
                     None
                 }))
             };
-            let posts = tokio::time::timeout(
-                bound,
-                direct::call(ctx, Tool::SearchPosts, direct::posts_arguments(ctx.input)),
-            );
+            // Recall first: the ranking's best posts, related or not, for
+            // the model to judge (only the fallback applies the floors).
+            let mut arguments = direct::posts_arguments(ctx.input);
+            arguments.insert("candidates".to_owned(), true.into());
+            let posts =
+                tokio::time::timeout(bound, direct::call(ctx, Tool::SearchPosts, arguments));
             let (m365, posts) = futures::join!(m365, posts);
             // A posts search left behind (its Azure query embedding too
             // slow) is completed in process, by words and the local model:
@@ -74,8 +77,17 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
             let m365 = match m365 {
                 Some(Some(a)) => {
                     let (ranked, drop) = direct::rank_m365(ctx, Some(&a), &[]).await;
-                    ctx.run.findings.rerank_m365(&ranked, &drop);
-                    let kept = a.keeping(&ranked);
+                    // Recall first: the model reads the ranking's top 10,
+                    // those under the floors marked as candidates; the
+                    // preview shows the ranked ones only.
+                    let mut read = ranked.clone();
+                    read.extend(drop.iter().cloned());
+                    read.truncate(panel::MAX_M365);
+                    let (weak, gone): (Vec<String>, Vec<String>) =
+                        drop.into_iter().partition(|r| read.contains(r));
+                    ctx.run.findings.rerank_m365(&read, &gone);
+                    ctx.run.findings.candidates(&weak);
+                    let kept = a.keeping(&read);
                     // An identical call later reads what is left.
                     let key = direct::m365_arguments(query.as_deref().unwrap_or_default());
                     ctx.run

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::agent::run::{
     RunCtx,
-    findings::Answered,
+    answered::Answered,
     tool_call::{Called, Tool, ToolFailure, Traced},
 };
 use crate::{

@@ -43,7 +43,7 @@ async fn posts_by_words(index: &PostIndex, findings: &Findings, input: &RunInput
     match tokio::time::timeout(LATE_READ, search).await {
         Ok(Ok(posts)) => {
             findings.answered(Source::Posts);
-            findings.add_posts(posts);
+            findings.add_posts(posts, &[]);
             if index.embedder() != crate::posts::Embedder::None {
                 findings.degrade(Degraded::PostsLexicalOnly);
             }

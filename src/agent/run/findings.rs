@@ -18,6 +18,9 @@ use crate::{
     },
 };
 
+/// The mark of a candidate's row (see [`Collected::candidates`]).
+pub const WEAK: &str = " | weak";
+
 /// What calls to a source came to, over the run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Reach {
@@ -43,6 +46,10 @@ pub struct Collected {
     pub degraded: Vec<Degraded>,
     /// Refs the model has read in full.
     read: HashSet<String>,
+    /// Refs of results the floors would not show (the ranking's next
+    /// best, read by the model that judges): shown only when the model
+    /// chooses them, never in a preview or a panel the model did not choose.
+    pub candidates: HashSet<String>,
     /// Microsoft 365 refs given so far (items can be dropped; refs are not reused).
     m365_made: usize,
 }
@@ -50,6 +57,11 @@ pub struct Collected {
 impl Collected {
     pub fn reach(&self, source: Source) -> Reach {
         self.reach[source as usize]
+    }
+
+    /// Whether the result under `r` is shown without the model choosing it.
+    pub fn shown_unjudged(&self, r: &str) -> bool {
+        !self.candidates.contains(r)
     }
 
     /// Sources lost in this run, in `unavailableSources` order.
@@ -178,17 +190,43 @@ impl Findings {
         c.m365.sort_by_key(|(r, _)| place(r));
     }
 
-    /// Adds posts, merging by id. Returns their refs.
-    pub fn add_posts(&self, posts: Vec<PostSummary>) -> Vec<String> {
+    /// Whether any result is a candidate only.
+    pub fn has_candidates(&self) -> bool {
+        !self.lock().candidates.is_empty()
+    }
+
+    /// Marks the Microsoft 365 results under `refs` as candidates only
+    /// (see [`Collected::candidates`]).
+    pub fn candidates(&self, refs: &[String]) {
+        self.lock().candidates.extend(refs.iter().cloned());
+    }
+
+    /// Adds posts, merging by id; a new post whose `related` flag is
+    /// false is a candidate only, and a post returned related is related
+    /// (no flag: related). Returns their refs.
+    pub fn add_posts(&self, posts: Vec<PostSummary>, related: &[bool]) -> Vec<String> {
         let mut c = self.lock();
         posts
             .into_iter()
-            .map(|post| match c.posts.iter().find(|(_, p)| p.id == post.id) {
-                Some((r, _)) => r.clone(),
-                None => {
-                    let r = format!("p{}", c.posts.len() + 1);
-                    c.posts.push((r.clone(), post));
-                    r
+            .enumerate()
+            .map(|(i, post)| {
+                let related = related.get(i).copied().unwrap_or(true);
+                match c.posts.iter().find(|(_, p)| p.id == post.id) {
+                    Some((r, _)) => {
+                        let r = r.clone();
+                        if related {
+                            c.candidates.remove(&r);
+                        }
+                        r
+                    }
+                    None => {
+                        let r = format!("p{}", c.posts.len() + 1);
+                        c.posts.push((r.clone(), post));
+                        if !related {
+                            c.candidates.insert(r.clone());
+                        }
+                        r
+                    }
                 }
             })
             .collect()
@@ -201,7 +239,11 @@ impl Findings {
     pub fn text(&self, source: Source, refs: &[String]) -> String {
         let mut c = self.lock();
         let Collected {
-            m365, posts, read, ..
+            m365,
+            posts,
+            read,
+            candidates,
+            ..
         } = &mut *c;
         let mut text = String::from(match source {
             Source::M365 => "ref | source | title | description",
@@ -214,25 +256,32 @@ impl Findings {
                 text.push_str(" | (listed above)");
                 continue;
             }
+            // A candidate is read in a third: enough to judge it by, and
+            // the whole reading within 5 KB a view (set B's longer posts).
+            let weak = candidates.contains(r);
+            let cut = |max: usize| if weak { max / 3 } else { max };
             let fields = match source {
                 Source::M365 => m365.iter().find(|(x, _)| x == r).map(|(_, m)| {
                     [
                         m.source.as_str().to_owned(),
                         one_line(&m.title),
-                        one_line(&truncate(&m.description, MAX_DESCRIPTION_CHARS)),
+                        one_line(&truncate(&m.description, cut(MAX_DESCRIPTION_CHARS))),
                     ]
                 }),
                 _ => posts.iter().find(|(x, _)| x == r).map(|(_, p)| {
                     [
                         p.category.as_str().to_owned(),
                         one_line(&p.tags.join(", ")),
-                        one_line(&truncate(&p.text, MAX_POST_CHARS)),
+                        one_line(&truncate(&p.text, cut(MAX_POST_CHARS))),
                     ]
                 }),
             };
             for field in fields.iter().flatten() {
                 text.push_str(" | ");
                 text.push_str(field);
+            }
+            if weak {
+                text.push_str(WEAK);
             }
         }
         text
@@ -246,58 +295,6 @@ impl Findings {
     /// Everything so far, leaving the findings empty (the run is over).
     pub fn take(&self) -> Collected {
         std::mem::take(&mut *self.lock())
-    }
-}
-
-/// What an answered call added to the run's findings.
-#[derive(Debug, Clone)]
-pub enum Answered {
-    /// Microsoft 365 items, by their refs; `broadened` when the query found
-    /// nothing and these match some of its terms.
-    M365 { refs: Vec<String>, broadened: bool },
-    /// Posts, by their refs.
-    Posts(Vec<String>),
-}
-
-impl Answered {
-    /// The refs of the results.
-    pub fn refs(&self) -> &[String] {
-        match self {
-            Self::M365 { refs, .. } | Self::Posts(refs) => refs,
-        }
-    }
-
-    /// The answer with only the results under `refs`, in that order.
-    pub fn keeping(self, refs: &[String]) -> Self {
-        let kept = |found: Vec<String>| -> Vec<String> {
-            refs.iter().filter(|r| found.contains(r)).cloned().collect()
-        };
-        match self {
-            Self::M365 {
-                refs: found,
-                broadened,
-            } => Self::M365 {
-                refs: kept(found),
-                broadened,
-            },
-            Self::Posts(found) => Self::Posts(kept(found)),
-        }
-    }
-
-    /// The results as the model reads them: M365 `{ref, title, source,
-    /// description}`, posts `{ref, text, tags, category}`.
-    pub fn for_model(&self, findings: &Findings) -> String {
-        match self {
-            Self::M365 { refs, broadened } => {
-                let text = findings.text(Source::M365, refs);
-                if *broadened {
-                    format!("(nothing matched every word; these match some)\n{text}")
-                } else {
-                    text
-                }
-            }
-            Self::Posts(refs) => findings.text(Source::Posts, refs),
-        }
     }
 }
 

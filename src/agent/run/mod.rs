@@ -8,6 +8,7 @@
 //! door to the tools ([`tool_call`]: `RunCtx::search`), read once by the
 //! panel ([`panel`]) and the report ([`report`]).
 
+pub mod answered;
 pub mod budget;
 mod ctx;
 pub mod cut;
@@ -31,11 +32,7 @@ use std::{
 
 use serde_json::{Map, Value};
 
-use self::{
-    events::Trail,
-    findings::{Answered, Findings},
-    tool_call::Tool,
-};
+use self::{answered::Answered, events::Trail, findings::Findings, tool_call::Tool};
 use crate::{contract::RunPath, degraded::Degraded, tools::GraphBudget};
 
 /// The model's choice, as refs into the run's findings.

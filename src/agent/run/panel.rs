@@ -39,8 +39,17 @@ pub fn build(p: Parts<'_>) -> CombinedSuggestionsResponse {
 pub fn preview(ctx: RunCtx<'_>, m365: &[String]) -> CombinedSuggestionsResponse {
     let collected = ctx.run.findings.snapshot();
     let selection = Selection {
-        m365: m365.to_vec(),
-        posts: collected.posts.iter().map(|(r, _)| r.clone()).collect(),
+        m365: m365
+            .iter()
+            .filter(|r| collected.shown_unjudged(r))
+            .cloned()
+            .collect(),
+        posts: collected
+            .posts
+            .iter()
+            .map(|(r, _)| r.clone())
+            .filter(|r| collected.shown_unjudged(r))
+            .collect(),
         action_hint: None,
     };
     let parts = Parts {
@@ -83,9 +92,18 @@ fn assemble(
                 .collect(),
             s.action_hint.clone(),
         ),
+        // Nobody judged: only what the floors show.
         None => (
-            c.m365.into_iter().map(|(_, m)| m).collect::<Vec<_>>(),
-            c.posts.into_iter().map(|(_, p)| p).collect::<Vec<_>>(),
+            c.m365
+                .iter()
+                .filter(|(r, _)| c.shown_unjudged(r))
+                .map(|(_, m)| m.clone())
+                .collect::<Vec<_>>(),
+            c.posts
+                .iter()
+                .filter(|(r, _)| c.shown_unjudged(r))
+                .map(|(_, p)| p.clone())
+                .collect::<Vec<_>>(),
             None,
         ),
     };

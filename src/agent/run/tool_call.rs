@@ -11,11 +11,7 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
-use super::{
-    Run, RunCtx,
-    events::RunEvent,
-    findings::{Answered, Findings},
-};
+use super::{Run, RunCtx, answered::Answered, events::RunEvent, findings::Findings};
 use crate::{
     degraded::Source,
     tools::output::{self, M365Found, PostsFound},
@@ -258,7 +254,8 @@ fn collect(
         }
         Tool::SearchPosts => {
             let found: PostsFound = serde_json::from_value(value).ok()?;
-            let refs = findings.add_posts(found.posts);
+            // Candidates (`related` false) are the model's to judge.
+            let refs = findings.add_posts(found.posts, &found.related);
             let count = refs.len();
             (Answered::Posts(refs), count)
         }

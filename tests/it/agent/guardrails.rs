@@ -80,7 +80,9 @@ async fn fifty_calls_in_one_round_are_capped() {
 
 #[tokio::test]
 async fn hallucinated_urls_and_foreign_posts_never_reach_the_response() {
-    let app = agent_app(vec![]).await;
+    // The model's searches only: the foreign post is in the index, but no
+    // search of the run returns it (pre-retrieval would, as a weak match).
+    let app = loop_app(vec![]).await;
     app.put_post("p-foreign", post_body("unrelated lunch", &[]))
         .await;
     app.openai.chat([

@@ -285,3 +285,77 @@ async fn embeddings_answering_after_the_first_searches_leave_the_posts_to_the_lo
     let late = EmbedBehavior::Slow(Duration::from_millis(2_500));
     posts_by_the_local_model(&view_with_slow_embeddings(late).await);
 }
+
+/// [`question`] as the view of another post.
+fn view_of(post_id: &str) -> Value {
+    let mut view = question();
+    view["postId"] = post_id.into();
+    view
+}
+
+/// The agent app with a second post the floors do not show for
+/// [`question`] (it shares none of its words, and its meaning is far).
+async fn app_with_a_weak_post() -> crate::support::TestApp {
+    let app = agent_app(vec![]).await;
+    app.put_post("p-lunch", post_body("Anyone up for noodles at noon?", &[]))
+        .await;
+    app
+}
+
+#[tokio::test]
+async fn the_model_reads_the_rankings_next_best_post_marked_weak_and_may_choose_it() {
+    let app = app_with_a_weak_post().await;
+    app.openai
+        .chat([final_answer(json!(["m1"]), json!(["p1", "p2"]), "x")]);
+    let (status, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(status, 200);
+    let results = first_results(&app, 0);
+    assert!(
+        results.contains("rows marked weak are the search's next best"),
+        "{results}"
+    );
+    assert!(
+        results
+            .contains("\np1 | question | devops | Our deployment pipeline uses GitHub Actions\n"),
+        "the related post is not marked: {results}"
+    );
+    assert!(
+        results.contains("Anyone up for noodles at noon? | weak"),
+        "{results}"
+    );
+    // The model judged: what it chose is shown, the weak post included.
+    assert_eq!(post_ids(&body), ["p-77", "p-lunch"], "{body}");
+}
+
+#[tokio::test]
+async fn a_weak_post_is_never_shown_unless_the_model_chooses_it() {
+    let app = app_with_a_weak_post().await;
+    // The model leaves it out.
+    app.openai
+        .chat([final_answer(json!(["m1"]), json!(["p1"]), "x")]);
+    let (_, body) = app.suggest(question(), Some(TOKEN)).await;
+    assert_eq!(post_ids(&body), ["p-77"], "{body}");
+    // Nobody judged (the answer is unparseable): the floors' panel. (Each
+    // view is of another post: the panel cache would answer a repeat.)
+    app.openai.chat([ChatStep::Reply("no JSON here".into())]);
+    let (_, body) = app.suggest(view_of("p-new-2"), Some(TOKEN)).await;
+    assert!(
+        degraded(&body).contains(&"llm_output_unparseable".to_owned()),
+        "{body}"
+    );
+    assert_eq!(post_ids(&body), ["p-77"], "{body}");
+    // The preview is the floors' panel too.
+    app.openai
+        .chat([final_answer(json!([]), json!(["p1", "p2"]), "x")]);
+    let mut stream = app.stream(view_of("p-new-3"), Some(TOKEN)).await;
+    let mut text = String::new();
+    while let Some(chunk) = stream.chunk().await.unwrap() {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let preview: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["type"] == "preview")
+        .expect("a preview");
+    assert_eq!(post_ids(&preview["data"]), ["p-77"], "{text}");
+}
