@@ -256,16 +256,21 @@ impl Findings {
                 text.push_str(" | (listed above)");
                 continue;
             }
-            // A candidate is read in a third: enough to judge it by, and
-            // the whole reading within 5 KB a view (set B's longer posts).
+            // A candidate is read short — a document by its title, a post
+            // in a third — enough to judge it by, and the whole reading
+            // within 5 KB a view (set B's longer posts).
             let weak = candidates.contains(r);
             let cut = |max: usize| if weak { max / 3 } else { max };
+            let description = |max: usize| if weak { 0 } else { max };
             let fields = match source {
                 Source::M365 => m365.iter().find(|(x, _)| x == r).map(|(_, m)| {
                     [
                         m.source.as_str().to_owned(),
                         one_line(&m.title),
-                        one_line(&truncate(&m.description, cut(MAX_DESCRIPTION_CHARS))),
+                        one_line(&truncate(
+                            &m.description,
+                            description(MAX_DESCRIPTION_CHARS),
+                        )),
                     ]
                 }),
                 _ => posts.iter().find(|(x, _)| x == r).map(|(_, p)| {
