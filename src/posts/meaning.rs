@@ -1,12 +1,10 @@
 //! How related other texts (a post's Microsoft 365 hits) are to a post by
 //! meaning, as the fallback's ranking weighs it: by the multilingual model
 //! for a Korean post (the word model cannot read Hangul), by the word model
-//! otherwise; in standard deviations above the mean similarity to the
-//! post of the multilingual model's reference board (`posts::reference`),
-//! of the board's posts for the word model (measured on the reference
-//! board too, it moved no figure of either set and judged a two-post
-//! board's hits by meaning where their words had been kept): the yardstick
-//! of [`relevance::Floors`].
+//! otherwise; in standard deviations above the text's mean similarity to
+//! the multilingual model's reference board (`posts::reference`), or to
+//! the board's posts for the word model (which has no reference board):
+//! the yardstick of [`relevance::Floors`].
 
 use futures::future::join_all;
 

@@ -42,8 +42,9 @@ use local_model::{LocalModel, ModelError};
 pub use meaning::Meaning;
 use multilingual::Multilingual;
 use ranking::Ranking;
+pub use relevance::Admit;
 use relevance::Floors;
-pub use search::{Admit, PostSearch, Within};
+pub use search::{PostSearch, Within};
 pub use store::parse_time_ms;
 
 /// The model compiled into the binary, loaded once per process: it is the

@@ -114,6 +114,17 @@ pub const MIN_COVERAGE: f32 = 0.4;
 /// of the best candidate's.
 const RELATIVE_FLOOR: f32 = 0.75;
 
+/// Which posts a search returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Admit {
+    /// Only the related ones: what the panel shows without a model to judge.
+    #[default]
+    Related,
+    /// The ranking's best, related or not, each marked: for a model that
+    /// judges (recall first; the agent's pre-retrieval).
+    Candidates,
+}
+
 /// Ids of the candidates related by words: `min_coverage` and three
 /// quarters of the best candidate's, or (`rare`) a rare word shared.
 pub fn related_by_coverage(
@@ -131,16 +142,17 @@ pub fn related_by_coverage(
     }
 }
 
-/// The first `limit` posts related by words, in text rank order.
-pub fn related_by_words(words: &WordHits, limit: usize) -> Vec<String> {
+/// The first `limit` posts by words, in text rank order, each with whether
+/// it is related: only the related ones unless `admit` asks for candidates.
+pub fn by_words(words: &WordHits, limit: usize, admit: Admit) -> Vec<(String, bool)> {
     let related: Vec<&str> = related_by_coverage(words, MIN_COVERAGE, true).collect();
     words
         .ranked
         .iter()
-        .map(|(id, _)| id.as_str())
-        .filter(|id| related.contains(id))
+        .map(|(id, _)| (id, related.contains(&id.as_str())))
+        .filter(|(_, related)| *related || admit == Admit::Candidates)
         .take(limit)
-        .map(str::to_owned)
+        .map(|(id, related)| (id.clone(), related))
         .collect()
 }
 

@@ -9,8 +9,7 @@ use super::{
     Embedder, PostIndex, PostIndexError, Scored,
     ranking::WordHits,
     relevance::{
-        self, MIN_COVERAGE, log_candidates, related_by_coverage, related_by_meaning,
-        related_by_words,
+        self, Admit, MIN_COVERAGE, log_candidates, related_by_coverage, related_by_meaning,
     },
     vectors::{self, fuse},
 };
@@ -28,17 +27,6 @@ const CANDIDATES: usize = 50;
 const PRIOR_POSTS: usize = relevance::MIN_POSTS_FOR_SPREAD;
 /// The share of the prior's posts that has any given word.
 const PRIOR_SHARE: f32 = 0.05;
-
-/// Which posts a search returns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Admit {
-    /// Only the related ones: what the panel shows without a model to judge.
-    #[default]
-    Related,
-    /// The ranking's best, related or not, each marked: for a model that
-    /// judges (recall first; the agent's pre-retrieval).
-    Candidates,
-}
 
 /// How long a search may wait for its query's vector.
 #[derive(Debug, Clone, Copy, Default)]
@@ -166,20 +154,7 @@ impl PostIndex {
                 (ids, false)
             }
             None => {
-                let ids: Vec<(String, bool)> = match admit {
-                    Admit::Related => related_by_words(&words, limit)
-                        .into_iter()
-                        .map(|id| (id, true))
-                        .collect(),
-                    Admit::Candidates => {
-                        let related: Vec<&str> =
-                            related_by_coverage(&words, MIN_COVERAGE, true).collect();
-                        let ranked = words.ranked.iter().take(limit);
-                        ranked
-                            .map(|(id, _)| (id.clone(), related.contains(&id.as_str())))
-                            .collect()
-                    }
-                };
+                let ids = relevance::by_words(&words, limit, admit);
                 if self.payload_logs {
                     let related: Vec<&str> = ids
                         .iter()
@@ -221,7 +196,9 @@ impl PostIndex {
     ) -> Result<Vec<PostSummary>, PostIndexError> {
         let now = now_ms();
         let words = self.by_words(query, now, exclude, CANDIDATES)?;
-        self.summaries(related_by_words(&words, limit), now).await
+        let ids = relevance::by_words(&words, limit, Admit::Related);
+        let ids = ids.into_iter().map(|(id, _)| id).collect();
+        self.summaries(ids, now).await
     }
 
     /// Up to `limit` live posts by text rank (BM25) with their coverage,

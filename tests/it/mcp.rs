@@ -45,6 +45,16 @@ fn text(r: &CallToolResult) -> String {
         .collect()
 }
 
+/// The ids of a `search_posts` result's posts.
+fn found_ids(found: &Value) -> Vec<&str> {
+    found["posts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect()
+}
+
 fn failed(r: &CallToolResult) -> bool {
     r.is_error == Some(true)
 }
@@ -182,14 +192,8 @@ async fn each_tool_answers_a_typed_result() {
         .await
         .unwrap();
     let found = posts.structured_content.as_ref().unwrap();
-    let ids: Vec<&str> = found["posts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        ids,
+        found_ids(found),
         vec!["p2"],
         "the caller's post and excludePostId are left out"
     );
@@ -366,12 +370,6 @@ async fn search_posts_with_candidates_returns_the_rankings_best_each_marked_rela
     assert!(found.get("related").is_none(), "{found}");
     let candidates = search(true).await.unwrap();
     let found = candidates.structured_content.unwrap();
-    let ids: Vec<&str> = found["posts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["p2", "p4"], "{found}");
+    assert_eq!(found_ids(&found), ["p2", "p4"], "{found}");
     assert_eq!(found["related"], json!([true, false]));
 }

@@ -5,7 +5,8 @@
 //! model reads what the ranking holds — the documents as the direct
 //! searches rank them and the posts search's best five, those under the
 //! fallback's floors marked as weak matches for the model to judge — and
-//! a streaming client gets the panel the floors make at once (`preview`). A search that would hold the model back
+//! a streaming client gets the panel the floors make at once (`preview`).
+//! A search that would hold the model back
 //! past the first searches' share of its time is left behind: the posts
 //! search is then completed in process, a Microsoft 365 search reported
 //! lost.

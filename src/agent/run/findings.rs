@@ -19,7 +19,7 @@ use crate::{
 };
 
 /// The mark of a candidate's row (see [`Collected::candidates`]).
-pub const WEAK: &str = " | weak";
+const WEAK: &str = " | weak";
 
 /// What calls to a source came to, over the run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Collected {
     /// Refs of results the floors would not show (the ranking's next
     /// best, read by the model that judges): shown only when the model
     /// chooses them, never in a preview or a panel the model did not choose.
-    pub candidates: HashSet<String>,
+    candidates: HashSet<String>,
     /// Microsoft 365 refs given so far (items can be dropped; refs are not reused).
     m365_made: usize,
 }

@@ -306,7 +306,7 @@ async fn app_with_a_weak_post() -> crate::support::TestApp {
 async fn the_model_reads_the_rankings_next_best_post_marked_weak_and_may_choose_it() {
     let app = app_with_a_weak_post().await;
     app.openai
-        .chat([final_answer(json!(["m1"]), json!(["p1", "p2"]), "x")]);
+        .chat([final_answer(json!(["m1", "m2"]), json!(["p1", "p2"]), "x")]);
     let (status, body) = app.suggest(question(), Some(TOKEN)).await;
     assert_eq!(status, 200);
     let results = first_results(&app, 0);
@@ -323,8 +323,17 @@ async fn the_model_reads_the_rankings_next_best_post_marked_weak_and_may_choose_
         results.contains("Anyone up for noodles at noon? | weak"),
         "{results}"
     );
-    // The model judged: what it chose is shown, the weak post included.
+    // Documents under the floors too, by their titles.
+    assert!(
+        results.contains("\nm2 | sharepoint | CI/CD onboarding guide | … | weak"),
+        "{results}"
+    );
+    // The model judged: what it chose is shown, the weak results included.
     assert_eq!(post_ids(&body), ["p-77", "p-lunch"], "{body}");
+    assert_eq!(
+        titles(&body),
+        ["Deployment pipeline runbook", "CI/CD onboarding guide"]
+    );
 }
 
 #[tokio::test]
@@ -358,4 +367,5 @@ async fn a_weak_post_is_never_shown_unless_the_model_chooses_it() {
         .find(|e| e["type"] == "preview")
         .expect("a preview");
     assert_eq!(post_ids(&preview["data"]), ["p-77"], "{text}");
+    assert_eq!(titles(&preview["data"]), ["Deployment pipeline runbook"]);
 }
