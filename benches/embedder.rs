@@ -6,7 +6,7 @@
 
 use std::{path::Path, time::Instant};
 
-use linkup_suggestions::posts::local_model::LocalModel;
+use linkup_suggestions::posts::word_model::WordModel;
 
 use super::{Row, pct};
 
@@ -46,9 +46,9 @@ pub fn b12(quick: bool, from_dir: bool) -> Vec<Row> {
     let started = Instant::now();
     let model = if from_dir {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
-        LocalModel::load(&dir)
+        WordModel::load(&dir)
     } else {
-        LocalModel::embedded()
+        WordModel::embedded()
     }
     .expect("the shipped model loads");
     let load_ms = started.elapsed().as_millis();
@@ -60,7 +60,9 @@ pub fn b12(quick: bool, from_dir: bool) -> Vec<Row> {
     let started = Instant::now();
     let mut dims = 0;
     for i in 0..n {
-        dims += model.embed(&posts[i % posts.len()]).map_or(0, |v| v.len());
+        dims += model
+            .embed_text(&posts[i % posts.len()])
+            .map_or(0, |v| v.len());
     }
     let per_second = n as f64 / started.elapsed().as_secs_f64();
     assert!(dims > 0);
@@ -69,7 +71,7 @@ pub fn b12(quick: bool, from_dir: bool) -> Vec<Row> {
     for _ in 0..if quick { 2 } else { 20 } {
         for q in &questions {
             let t = Instant::now();
-            std::hint::black_box(model.embed(q));
+            std::hint::black_box(model.embed_text(q));
             query.push(t.elapsed());
         }
     }

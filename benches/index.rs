@@ -103,7 +103,7 @@ pub(super) async fn open_settings(
     let store = linkup_suggestions::store::open(&settings.posts, ranker.index(), None)
         .await
         .expect("the store opens");
-    (PostIndex::new(ranker, store.clone(), llm), store, model)
+    (PostIndex::new(ranker, store.clone()), store, model)
 }
 
 async fn one_size(n: usize) -> Vec<Row> {

@@ -90,6 +90,7 @@ pub async fn one_size(n: usize, embed: usize) -> Vec<Row> {
                     post,
                     vector: Some(vector(i, 384)),
                     vector_model: model.clone(),
+                    knowledge: None,
                 }
             })
             .collect();

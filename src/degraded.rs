@@ -57,8 +57,9 @@ pub enum Degraded {
     M365Partial(GraphErrorKind),
     /// Embeddings configured but unavailable: posts ranked by words only.
     PostsLexicalOnly,
-    /// Azure's query embedding failed: the local model ranked the posts.
-    PostsLocalModel,
+    /// Azure's query embedding failed: the word model, in process, ranked
+    /// the posts (its wire name, `posts_local_model`, is the contract's).
+    PostsWordModel,
     /// The post index failed.
     PostsIndexError,
     /// At the deadline, even the posts ranked by words came too late.
@@ -136,7 +137,7 @@ impl Degraded {
             Self::M365(kind) => Cow::Owned(format!("m365_{}", kind.as_str())),
             Self::M365Partial(kind) => Cow::Owned(format!("m365_partial_{}", kind.as_str())),
             Self::PostsLexicalOnly => fixed("posts_lexical_only"),
-            Self::PostsLocalModel => fixed("posts_local_model"),
+            Self::PostsWordModel => fixed("posts_local_model"),
             Self::PostsIndexError => fixed("posts_index_error"),
             Self::PostsTimeout => fixed("posts_timeout"),
             Self::PostsStale => fixed("posts_stale"),
@@ -163,7 +164,7 @@ impl Degraded {
             Self::ToolArgumentsInvalid,
             Self::M365NoToken,
             Self::PostsLexicalOnly,
-            Self::PostsLocalModel,
+            Self::PostsWordModel,
             Self::PostsIndexError,
             Self::PostsTimeout,
             Self::PostsStale,

@@ -31,8 +31,12 @@
 //!   PostgreSQL (keyless Azure): the token-source seam, the SDK's
 //!   credentials, and the keeper that refreshes them in the background.
 //! - [`msgraph`]: Microsoft Graph search client and its hits' mapping.
-//! - [`posts`]: the post index — in-memory BM25 and vectors, ranking, the
-//!   local embedding model, background embedding and purging.
+//! - [`posts`]: the post index — in-memory BM25 and vectors per model id,
+//!   ranking, one seam for its embedding models (the local multilingual
+//!   model, the word model, Azure's), background embedding and purging.
+//! - [`board`]: what the board already knows — the documents users shared
+//!   on posts and their replies: written through the store with their
+//!   post, held in memory in step with it.
 //! - [`store`]: storage only — the `Store` trait over SQLite or PostgreSQL
 //!   (posts and run records); keeps the post index's ranking in step.
 //! - [`runs`]: run records, batched to the store off the request path.
@@ -53,6 +57,7 @@ pub mod agent;
 pub mod api;
 pub mod app;
 pub mod azure_auth;
+pub mod board;
 pub mod cache;
 pub mod contract;
 pub mod degraded;

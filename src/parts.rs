@@ -7,6 +7,7 @@ use std::{sync::Arc, time::Duration};
 
 use crate::{
     azure_auth::Tokens,
+    board::{Board, Memory, WithBoard},
     cache::{Invalidating, PanelCache},
     llm::{AzureOpenAi, LlmAuthHeader as Auth},
     metrics::Metrics,
@@ -23,6 +24,8 @@ pub struct Parts {
     pub graph: GraphClient,
     pub llm: AzureOpenAi,
     pub posts: PostIndex,
+    /// The documents shared on posts and their replies.
+    pub board: Board,
     /// The store under the post index; it keeps the run records too.
     pub store: Arc<dyn Store>,
     pub metrics: Metrics,
@@ -55,12 +58,14 @@ impl Parts {
         let llm = AzureOpenAi::with_auth(http.azure, &settings.azure_openai, auth)
             .with_metrics(metrics.clone());
         let ranker = PostIndex::ranker(&settings.posts, &llm).await?;
+        let memory = Arc::new(Memory::default());
+        let with_board: Arc<dyn store::Index> = WithBoard::new(ranker.index(), memory.clone());
         let index = match &cache {
             Some(cache) => Arc::new(Invalidating {
-                inner: ranker.index(),
+                inner: with_board,
                 cache: cache.clone(),
             }),
-            None => ranker.index(),
+            None => with_board,
         };
         let store = store::open(&settings.posts, index, tokens.database).await?;
         if let Some(cache) = cache.filter(|_| settings.cache.shared)
@@ -69,7 +74,7 @@ impl Parts {
             let timeout = Duration::from_millis(settings.cache.shared_timeout_ms);
             cache.share(panels, timeout);
         }
-        let posts = PostIndex::new(ranker, store.clone(), llm.clone())
+        let posts = PostIndex::new(ranker, store.clone())
             .with_min_similarity(settings.posts.min_similarity)
             .with_payload_logs(settings.log.payloads)
             .with_metrics(metrics.clone());
@@ -77,6 +82,7 @@ impl Parts {
             graph,
             llm,
             posts,
+            board: Board::new(store.clone(), memory, metrics.clone()),
             store,
             metrics,
         })
@@ -87,6 +93,7 @@ impl Parts {
         ToolDeps {
             graph: self.graph.clone(),
             posts: self.posts.clone(),
+            board: self.board.clone(),
             llm: self.llm.clone(),
             metrics: self.metrics.clone(),
         }

@@ -135,6 +135,7 @@ impl Orchestrator {
             run_id: input.run_id.clone(),
             elapsed_ms: deadline.elapsed_ms(),
         });
+        self.deps.board.shown(&input.post_id, &response.m365).await;
         let sinks = report::Sinks {
             metrics: &self.deps.metrics,
             runs: &self.runs,
@@ -156,6 +157,7 @@ impl Orchestrator {
         let ctx = RunCtx {
             input,
             posts: &self.deps.posts,
+            board: &self.deps.board,
             conn: &self.conn,
             session: registered.id(),
             run,
@@ -285,11 +287,15 @@ impl Orchestrator {
         if !searches.m365 && !searches.posts {
             return;
         }
-        self.fallback(ctx, searches, true).await;
+        let shared = self.fallback(ctx, searches, true).await;
         let collected = ctx.run.findings.snapshot();
         run.amend_selection(|selection| {
             if searches.m365 {
                 selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
+            } else if !shared.is_empty() {
+                // What colleagues shared on the posts now found, first.
+                selection.m365.retain(|r| !shared.contains(r));
+                selection.m365.splice(0..0, shared);
             }
             if searches.posts {
                 selection.posts = collected.posts.into_iter().map(|(r, _)| r).collect();
@@ -306,9 +312,14 @@ impl Orchestrator {
     /// Boxed: its 5 KB of searches in flight would otherwise sit inline in
     /// every request's future, agent runs included (B4: 1,000 requests in
     /// flight held 5 MB for a path none of them took).
-    async fn fallback(&self, ctx: RunCtx<'_>, searches: direct::Searches, slotted: bool) {
+    async fn fallback(
+        &self,
+        ctx: RunCtx<'_>,
+        searches: direct::Searches,
+        slotted: bool,
+    ) -> Vec<String> {
         let slots = slotted.then_some(&self.fallback_slots);
-        Box::pin(direct::search(ctx, searches, slots)).await;
+        Box::pin(direct::search(ctx, searches, slots)).await
     }
 }
 

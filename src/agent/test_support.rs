@@ -131,6 +131,7 @@ pub async fn run_planned(
     let ctx = RunCtx {
         input: &input,
         posts: &h.deps.posts,
+        board: &h.deps.board,
         conn: &h.conn,
         session: registered.id(),
         run: &ran,

@@ -35,6 +35,9 @@ pub enum ApiError {
     McpSessionsFull,
     #[error("post not found")]
     PostNotFound,
+    /// The URL is shared on the post under another document id (LinkUp's FR-010).
+    #[error("this URL is already shared on the post as {id}")]
+    UrlAlreadyShared { id: String },
     #[error("no run with this id: unknown, or past its retention")]
     RunNotFound,
     #[error("not found")]
@@ -92,6 +95,7 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Self::PostNotFound | Self::RunNotFound | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::UrlAlreadyShared { .. } => StatusCode::CONFLICT,
             Self::PostIndex(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -106,6 +110,7 @@ impl ApiError {
             Self::OriginNotAllowed => "origin_not_allowed",
             Self::McpSessionsFull => "mcp_sessions_full",
             Self::PostNotFound => "post_not_found",
+            Self::UrlAlreadyShared { .. } => "url_already_shared",
             Self::RunNotFound => "run_not_found",
             Self::NotFound => "not_found",
             Self::PostIndexUnavailable => "post_index_unavailable",
@@ -207,6 +212,7 @@ mod tests {
             ApiError::OriginNotAllowed,
             ApiError::McpSessionsFull,
             ApiError::PostNotFound,
+            ApiError::UrlAlreadyShared { id: "d".into() },
             ApiError::RunNotFound,
             ApiError::NotFound,
             ApiError::PostIndexUnavailable,
@@ -225,6 +231,7 @@ mod tests {
                 | ApiError::OriginNotAllowed
                 | ApiError::McpSessionsFull
                 | ApiError::PostNotFound
+                | ApiError::UrlAlreadyShared { .. }
                 | ApiError::RunNotFound
                 | ApiError::NotFound
                 | ApiError::PostIndexUnavailable

@@ -1,6 +1,7 @@
 //! HTTP only: the router, shared state, edge middleware (request ids, API
 //! keys, body limits, CORS, tracing) and the handlers, one file per resource.
 
+mod board;
 mod cached;
 mod error;
 mod extract;
@@ -77,6 +78,8 @@ pub struct Shared {
     /// What the tools hold, for `/mcp`'s tool server.
     pub tools: Arc<ToolDeps>,
     pub posts: PostIndex,
+    /// The documents shared on posts and their replies.
+    pub board: crate::board::Board,
     pub llm: AzureOpenAi,
     pub graph: GraphClient,
     pub metrics: Metrics,
@@ -95,6 +98,7 @@ pub fn router(state: AppState, shutdown: CancellationToken) -> Router {
     let mut api = Router::new()
         .merge(suggestions::router())
         .merge(posts::router())
+        .merge(board::router())
         .merge(runs::router());
     if state.settings.mcp.enabled {
         api = api.merge(mcp::router(&state, shutdown));

@@ -4,7 +4,7 @@
 use axum::{Json, Router, routing::get};
 use utoipa::OpenApi;
 
-use super::{posts, probes, runs, suggestions};
+use super::{board, posts, probes, runs, suggestions};
 use crate::contract;
 
 #[derive(OpenApi)]
@@ -20,6 +20,12 @@ use crate::contract;
         posts::fetch,
         posts::remove,
         posts::batch,
+        board::put_share,
+        board::delete_share,
+        board::shares,
+        board::put_reply,
+        board::delete_reply,
+        board::replies,
         runs::fetch,
         probes::healthz,
         probes::readyz,
@@ -36,6 +42,10 @@ use crate::contract;
         contract::PostInput,
         contract::PostBatch,
         contract::PostBatchResult,
+        contract::SharedDocumentInput,
+        contract::SharedDocument,
+        contract::ReplyInput,
+        contract::Reply,
         contract::ResponseMeta,
         contract::RunPath,
         contract::RunRecord,

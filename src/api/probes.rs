@@ -44,7 +44,7 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let (posts, embedded) = state.posts.counts();
     m.post_embedder(
         state.posts.embedder().as_str(),
-        &state.posts.local_model().unwrap_or_default(),
+        &state.posts.in_process_model().unwrap_or_default(),
     );
     let backlog = if state.posts.embedder() != Embedder::None {
         posts.saturating_sub(embedded)
@@ -108,7 +108,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Readines
         llm_dropped_parameters,
         embeddings_configured: state.llm.embeddings_configured(),
         embedder: state.posts.embedder().as_str().to_owned(),
-        local_model: state.posts.local_model(),
+        local_model: state.posts.in_process_model(),
         word_model: state.posts.word_model(),
         graph_base_url: state.settings.msgraph.base_url.clone(),
         llm_circuit_open: state.orchestrator.circuit_open(),

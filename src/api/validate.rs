@@ -2,7 +2,10 @@
 
 use super::error::ApiError;
 use crate::{
-    contract::{PostInput, PostSummary, SuggestionsRequest},
+    contract::{
+        PostInput, PostSummary, Reply, ReplyInput, SharedDocument, SharedDocumentInput,
+        SuggestionsRequest,
+    },
     posts::parse_time_ms,
 };
 
@@ -26,20 +29,7 @@ pub fn post_id(field: &str, id: &str) -> Result<(), ApiError> {
 
 /// The trimmed text, 1–10,000 chars.
 fn text(field: &str, text: &str) -> Result<String, ApiError> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Err(ApiError::invalid(
-            field,
-            format!("{field} must not be empty"),
-        ));
-    }
-    if trimmed.chars().count() > MAX_TEXT_CHARS {
-        return Err(ApiError::invalid(
-            field,
-            format!("{field} must be at most {MAX_TEXT_CHARS} characters"),
-        ));
-    }
-    Ok(trimmed.to_owned())
+    bounded(field, text, MAX_TEXT_CHARS)
 }
 
 fn tags(tags: &[String]) -> Result<(), ApiError> {
@@ -143,5 +133,110 @@ pub fn post(id: &str, input: PostInput, prefix: &str) -> Result<PostSummary, Api
         expires_at: input.expires_at,
         interested_count: input.interested_count,
         join_count: input.join_count,
+    })
+}
+
+/// Most characters of a shared document's title or a reply's text.
+const MAX_BOARD_CHARS: usize = 500;
+/// Most characters of a shared document's URL.
+const MAX_URL_CHARS: usize = 4_096;
+
+/// `value` trimmed, 1–`max` characters.
+fn bounded(field: &str, value: &str, max: usize) -> Result<String, ApiError> {
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Err(ApiError::invalid(
+            field,
+            format!("{field} must not be empty"),
+        ));
+    }
+    if trimmed.chars().count() > max {
+        return Err(ApiError::invalid(
+            field,
+            format!("{field} must be at most {max} characters"),
+        ));
+    }
+    Ok(trimmed.to_owned())
+}
+
+/// The ids of the path, and the body's own when it repeats them.
+fn board_ids(
+    (post_id, id_field, id): (&str, &str, &str),
+    body_post: Option<&str>,
+    body_id: Option<&str>,
+) -> Result<(), ApiError> {
+    self::post_id("postId", post_id)?;
+    self::post_id(id_field, id)?;
+    if body_post.is_some_and(|b| b != post_id) {
+        return Err(ApiError::invalid(
+            "postId",
+            "postId in the body differs from the post id in the path",
+        ));
+    }
+    if body_id.is_some_and(|b| b != id) {
+        return Err(ApiError::invalid(
+            "id",
+            "id in the body differs from the id in the path",
+        ));
+    }
+    Ok(())
+}
+
+fn created_at(value: &str) -> Result<(), ApiError> {
+    match parse_time_ms(value) {
+        Some(_) => Ok(()),
+        None => Err(ApiError::invalid(
+            "createdAt",
+            "createdAt must be an RFC 3339 timestamp",
+        )),
+    }
+}
+
+/// Validates a document shared on a post (LinkUp's `SharedDocument`).
+pub fn shared_document(
+    post_id: &str,
+    doc_id: &str,
+    input: SharedDocumentInput,
+) -> Result<SharedDocument, ApiError> {
+    board_ids(
+        (post_id, "docId", doc_id),
+        input.post_id.as_deref(),
+        input.id.as_deref(),
+    )?;
+    let sharer_id = bounded("sharerId", &input.sharer_id, MAX_SHORT_CHARS)?;
+    let sharer_name = bounded("sharerName", &input.sharer_name, MAX_SHORT_CHARS)?;
+    let title = bounded("title", &input.title, MAX_BOARD_CHARS)?;
+    let url = bounded("url", &input.url, MAX_URL_CHARS)?;
+    created_at(&input.created_at)?;
+    Ok(SharedDocument {
+        id: doc_id.to_owned(),
+        post_id: post_id.to_owned(),
+        sharer_id,
+        sharer_name,
+        title,
+        url,
+        source_type: input.source_type,
+        created_at: input.created_at,
+    })
+}
+
+/// Validates a reply to a post (LinkUp's `Reply`).
+pub fn reply(post_id: &str, reply_id: &str, input: ReplyInput) -> Result<Reply, ApiError> {
+    board_ids(
+        (post_id, "replyId", reply_id),
+        input.post_id.as_deref(),
+        input.id.as_deref(),
+    )?;
+    let author_id = bounded("authorId", &input.author_id, MAX_SHORT_CHARS)?;
+    let author_name = bounded("authorName", &input.author_name, MAX_SHORT_CHARS)?;
+    let text = bounded("text", &input.text, MAX_BOARD_CHARS)?;
+    created_at(&input.created_at)?;
+    Ok(Reply {
+        id: reply_id.to_owned(),
+        post_id: post_id.to_owned(),
+        author_id,
+        author_name,
+        text,
+        created_at: input.created_at,
     })
 }

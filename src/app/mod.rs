@@ -92,6 +92,7 @@ impl App {
             orchestrator,
             tools,
             posts: parts.posts,
+            board: parts.board,
             llm: parts.llm,
             graph: parts.graph,
             metrics: parts.metrics,

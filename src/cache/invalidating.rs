@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::PanelCache;
-use crate::store::{Index, Vector};
+use crate::store::{Index, Knowledge, Vector};
 
 /// The post index, telling the cache of every post written or removed
 /// (here or, on PostgreSQL, on another replica through the change feed):
@@ -46,5 +46,11 @@ impl Index for Invalidating {
 
     fn vector_model(&self) -> Option<String> {
         self.inner.vector_model()
+    }
+
+    /// Panels that may show these shares are other posts': they are left
+    /// to expire (`cache.ttl_s`).
+    fn set_knowledge(&self, id: &str, expires_at_ms: Option<i64>, knowledge: Knowledge) {
+        self.inner.set_knowledge(id, expires_at_ms, knowledge);
     }
 }

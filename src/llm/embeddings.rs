@@ -29,6 +29,12 @@ impl AzureOpenAi {
         ))
     }
 
+    /// The vector size asked of the deployment (`embedding_dimensions`);
+    /// None: the deployment's own.
+    pub fn embedding_dimensions(&self) -> Option<usize> {
+        self.inner.dimensions.map(|d| d as usize)
+    }
+
     /// Embeds each input; the result has one vector per input, in order.
     pub async fn embed(&self, inputs: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
         let started = std::time::Instant::now();

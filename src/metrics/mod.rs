@@ -79,6 +79,19 @@ impl Metrics {
             .inc();
     }
 
+    /// A document shared on a post that its panel suggested, at
+    /// `position` (1 = first) among its Microsoft 365 items.
+    pub fn panel_share(&self, source: &'static str, position: usize) {
+        const POSITIONS: [&str; 10] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+        let Some(position) = position.checked_sub(1).and_then(|i| POSITIONS.get(i)) else {
+            return;
+        };
+        self.0
+            .panel_shares
+            .get_or_create(&[("source", source), ("position", position)])
+            .inc();
+    }
+
     /// A suggestions run holding a slot, until the guard drops.
     pub fn run_started(&self) -> RunInFlight {
         self.0.runs_in_flight.inc();

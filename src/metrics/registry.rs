@@ -60,6 +60,7 @@ pub(super) struct Inner {
     pub(super) process_threads: Gauge,
     pub(super) runs_in_flight: Gauge,
     pub(super) admissions: Family<Labels<1>, Counter>,
+    pub(super) panel_shares: Family<Labels<2>, Counter>,
 }
 
 impl Default for Inner {
@@ -101,6 +102,7 @@ impl Default for Inner {
             process_threads: Gauge::default(),
             runs_in_flight: Gauge::default(),
             admissions: Family::default(),
+            panel_shares: Family::default(),
             registry: Registry::with_prefix("linkup"),
         };
         let mut registry = std::mem::take(&mut inner.registry);
@@ -113,7 +115,7 @@ impl Default for Inner {
 
 impl Inner {
     /// Every family: its name (after the `linkup_` prefix), help, and metric.
-    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 36] {
+    fn families(&self) -> [(&'static str, &'static str, &dyn Registered); 37] {
         [
             (
                 "http_requests",
@@ -286,6 +288,11 @@ impl Inner {
                 "run_admissions",
                 "Suggestions runs by admission: agent, degraded (the fallback, for load) or shed (503)",
                 &self.admissions,
+            ),
+            (
+                "panel_shares",
+                "Documents shared on a post that its panel had suggested, by source and position (1-10)",
+                &self.panel_shares,
             ),
         ]
     }

@@ -60,26 +60,24 @@ impl PostIndex {
         }
     }
 
-    /// The vectors of `batch`'s texts; None (logged) when they could not
-    /// be computed now.
+    /// The vectors of `batch`'s texts by the stored vectors' model; None
+    /// (logged) when they could not be computed now.
     async fn embed_batch(&self, batch: &[PendingPost]) -> Option<Vec<Vec<f32>>> {
-        if let Some(model) = self.ranking.multilingual() {
-            let texts = batch.iter().map(|(_, text, _)| text.clone()).collect();
-            let vectors = model.embed_many(texts).await;
-            match &vectors {
-                Some(v) => self.metrics.local_embeddings("post", v.len() as u64),
-                None => {
-                    tracing::error!("the multilingual model's task failed: post embedding deferred")
-                }
-            }
-            return vectors;
-        }
-        let inputs: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
-        match self.llm.embed(&inputs).await {
-            Ok(v) if v.len() == batch.len() => Some(v),
-            Ok(_) => {
-                tracing::warn!(error.kind = "malformed", "post embedding deferred");
+        let model = self.stored.as_ref()?;
+        let texts: Vec<&str> = batch.iter().map(|(_, text, _)| text.as_str()).collect();
+        // A vector of another size than the model's is never stored (an
+        // Azure deployment answering other `dimensions` than asked).
+        let sized = |v: &Vec<Vec<f32>>| model.dims().is_none_or(|d| v.iter().all(|v| v.len() == d));
+        match model.embed(&texts, None).await {
+            Ok(v) if !sized(&v) => {
+                tracing::warn!(error.kind = "malformed_response", "post embedding deferred");
                 None
+            }
+            Ok(v) => {
+                if self.embedder == Embedder::Local {
+                    self.metrics.local_embeddings("post", v.len() as u64);
+                }
+                Some(v)
             }
             Err(e) => {
                 tracing::warn!(

@@ -40,6 +40,24 @@ impl PostIndex {
         self.word_relatedness(text, texts)
     }
 
+    /// As [`Self::relatedness`], by the multilingual model whatever the
+    /// post's language when it is loaded (for texts few and recurring, such
+    /// as the titles of documents shared on posts: its vectors are
+    /// remembered, and it judges on its reference board, any board's size).
+    pub async fn relatedness_by_best_model(
+        &self,
+        text: &str,
+        tags: &[String],
+        texts: &[&str],
+        within: Within,
+    ) -> Option<Vec<Meaning>> {
+        if self.ranking.multilingual().is_some() {
+            let query = search_text(text, tags);
+            return self.multilingual_relatedness(&query, texts, within).await;
+        }
+        self.word_relatedness(text, texts)
+    }
+
     async fn multilingual_relatedness(
         &self,
         query: &str,
@@ -69,13 +87,13 @@ impl PostIndex {
             .collect()
     }
 
-    /// By the word model (the local model), computed in place: a bag of
-    /// token vectors costs microseconds a text.
+    /// By the word model, computed in place: a bag of token vectors costs
+    /// microseconds a text.
     fn word_relatedness(&self, query: &str, texts: &[&str]) -> Option<Vec<Meaning>> {
         let ranking = &self.ranking;
-        let model = ranking.model()?;
-        let q = model.embed(query)?;
-        let (_, spread) = ranking.nearest_local_to(&q, now_ms(), &[], 1)?;
+        let model = ranking.word_model()?;
+        let q = model.embed_text(query)?;
+        let (_, spread) = ranking.nearest_by_word_model(&q, now_ms(), &[], 1)?;
         if !relevance::tells(spread) {
             return None;
         }
@@ -83,7 +101,7 @@ impl PostIndex {
             texts
                 .iter()
                 .map(|t| {
-                    let cos = model.embed(t).map_or(0.0, |v| dot(&v, &q));
+                    let cos = model.embed_text(t).map_or(0.0, |v| dot(&v, &q));
                     Meaning::Words((cos - spread.mean) / spread.std)
                 })
                 .collect(),

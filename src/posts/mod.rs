@@ -8,19 +8,21 @@
 //! periodically.
 //!
 //! - [`ranking`]: the in-memory index (the store's `Index`): [`lexical`]
-//!   BM25, [`vectors`] for both models, loaded in bulk at start-up;
-//! - [`multilingual`]: the multilingual model (Korean and English);
-//! - [`local_model`]: the word model (static token vectors: Microsoft 365
-//!   hits by meaning, words' rarity, Azure's stand-in);
+//!   BM25, [`vectors`] per model id, loaded in bulk at start-up;
+//! - [`models`]: the one seam for the embedding models (id, size, texts to
+//!   vectors): [`multilingual`], the local model (Korean and English, in
+//!   process); [`word_model`] (static token vectors: an English post's
+//!   Microsoft 365 hits by meaning, words' rarity, Azure's stand-in); and
+//!   Azure OpenAI's embeddings deployment;
 //! - [`search`]: a query's candidates by words and by meaning, fused;
 //!   [`relevance`]: which of them are related enough to show, judged
 //!   against the models' [`reference`] board;
 //! - [`maintenance`]: purging expired posts, embedding posts with Azure.
 
 mod lexical;
-pub mod local_model;
 mod maintenance;
 mod meaning;
+mod models;
 pub mod multilingual;
 mod ranking;
 mod reference;
@@ -28,6 +30,7 @@ mod relevance;
 mod search;
 mod spelling;
 mod vectors;
+pub mod word_model;
 
 use std::sync::Arc;
 
@@ -38,24 +41,25 @@ use crate::{
     settings::{EmbedderSetting, PostsSettings},
     store::{self, Store, StoreError, StoredPost, now_ms},
 };
-use local_model::{LocalModel, ModelError};
 pub use meaning::Meaning;
+use models::EmbeddingModel;
 use multilingual::Multilingual;
 use ranking::Ranking;
 pub use relevance::Admit;
 use relevance::Floors;
 pub use search::{PostSearch, Within};
 pub use store::parse_time_ms;
+use word_model::{ModelError, WordModel};
 
 /// The model compiled into the binary, loaded once per process: it is the
 /// same bytes every time and never changes, so every post index a process
 /// builds (one in the service, one per app in a test process) shares it.
-fn embedded_model() -> Result<Arc<LocalModel>, ModelError> {
-    static EMBEDDED: std::sync::OnceLock<Arc<LocalModel>> = std::sync::OnceLock::new();
+fn embedded_model() -> Result<Arc<WordModel>, ModelError> {
+    static EMBEDDED: std::sync::OnceLock<Arc<WordModel>> = std::sync::OnceLock::new();
     if let Some(model) = EMBEDDED.get() {
         return Ok(model.clone());
     }
-    let model = Arc::new(LocalModel::embedded()?);
+    let model = Arc::new(WordModel::embedded()?);
     Ok(EMBEDDED.get_or_init(|| model).clone())
 }
 
@@ -68,7 +72,7 @@ pub enum Embedder {
     /// The Azure OpenAI embeddings deployment; the word model stands in
     /// while it fails.
     Azure,
-    /// The multilingual model, in process.
+    /// The local model: the multilingual model, in process.
     Local,
     /// None: words only.
     None,
@@ -105,8 +109,9 @@ pub enum PostIndexError {
 pub struct PostIndex {
     store: Arc<dyn Store>,
     ranking: Arc<Ranking>,
-    llm: AzureOpenAi,
     embedder: Embedder,
+    /// The model of the stored vectors: Azure's deployment or the local model.
+    stored: Option<Arc<dyn EmbeddingModel>>,
     /// One embedding pass at a time: concurrent passes would embed the same rows.
     embedding: Arc<tokio::sync::Mutex<()>>,
     floors: Floors,
@@ -121,6 +126,7 @@ pub struct PostIndex {
 pub struct Ranker {
     ranking: Arc<Ranking>,
     embedder: Embedder,
+    stored: Option<Arc<dyn EmbeddingModel>>,
 }
 
 impl Ranker {
@@ -131,8 +137,9 @@ impl Ranker {
 }
 
 impl PostIndex {
-    /// The ranking, with the local model unless `posts.embedder` is `none`
-    /// (a missing or corrupt model file is an error naming it); the store is
+    /// The ranking, with the configured model and the word model unless
+    /// `posts.embedder` is `none` (a missing or corrupt model file is an
+    /// error naming it); the store is
     /// then opened with [`Ranker::index`] and given to [`PostIndex::new`].
     pub async fn ranker(
         settings: &PostsSettings,
@@ -145,12 +152,12 @@ impl PostIndex {
             EmbedderSetting::Auto if llm.embeddings_configured() => Embedder::Azure,
             EmbedderSetting::Auto => Embedder::Local,
         };
-        let model = match embedder {
+        let word_model = match embedder {
             Embedder::None => None,
             _ => {
                 let path = settings.model_path.clone();
                 let model = tokio::task::spawn_blocking(move || match path {
-                    Some(dir) => LocalModel::load(&dir).map(Arc::new),
+                    Some(dir) => WordModel::load(&dir).map(Arc::new),
                     None => embedded_model(),
                 })
                 .await
@@ -177,19 +184,23 @@ impl PostIndex {
             }
             _ => None,
         };
-        let vector_model = match embedder {
-            Embedder::Azure => llm.embeddings_model(),
-            Embedder::Local => multilingual.as_ref().map(|m| m.id()),
+        let stored: Option<Arc<dyn EmbeddingModel>> = match embedder {
+            Embedder::Azure => llm
+                .embeddings_configured()
+                .then(|| Arc::new(models::Azure(llm.clone())) as _),
+            Embedder::Local => multilingual.clone().map(|m| Arc::new(m) as _),
             Embedder::None => None,
         };
+        let vector_model = stored.as_ref().map(|m| m.id());
         Ok(Ranker {
-            ranking: Arc::new(Ranking::new(model, multilingual, vector_model)),
+            ranking: Arc::new(Ranking::new(word_model, multilingual, vector_model)),
             embedder,
+            stored,
         })
     }
 
     /// The post index over `store`, opened with `ranker`'s index.
-    pub fn new(ranker: Ranker, store: Arc<dyn Store>, llm: AzureOpenAi) -> Self {
+    pub fn new(ranker: Ranker, store: Arc<dyn Store>) -> Self {
         let floors = match ranker.embedder {
             Embedder::Local => Floors::multilingual(),
             _ => Floors::default(),
@@ -197,8 +208,8 @@ impl PostIndex {
         Self {
             store,
             ranking: ranker.ranking,
-            llm,
             embedder: ranker.embedder,
+            stored: ranker.stored,
             embedding: Arc::default(),
             floors,
             metrics: Metrics::default(),
@@ -211,18 +222,19 @@ impl PostIndex {
         self.embedder
     }
 
-    /// The local model's name, when it is loaded: the multilingual model
-    /// ranking posts, else the word model standing in for Azure.
-    pub fn local_model(&self) -> Option<String> {
+    /// The name of the model in process that ranks by meaning when
+    /// nothing upstream does: the local model, else the word model standing
+    /// in for Azure (`/readyz`'s `local_model`).
+    pub fn in_process_model(&self) -> Option<String> {
         match self.ranking.multilingual() {
             Some(m) => Some(m.name().to_owned()),
-            None => self.ranking.model().map(|m| m.name().to_owned()),
+            None => self.ranking.word_model().map(|m| m.name().to_owned()),
         }
     }
 
     /// The word model's name, when it is loaded.
     pub fn word_model(&self) -> Option<String> {
-        self.ranking.model().map(|m| m.name().to_owned())
+        self.ranking.word_model().map(|m| m.name().to_owned())
     }
 
     /// Stores posts (one transaction); returns for each whether it was new.
@@ -236,6 +248,7 @@ impl PostIndex {
                 post,
                 vector: None,
                 vector_model: None,
+                knowledge: None,
             })
             .collect();
         let created = self.store.upsert(stored).await?;

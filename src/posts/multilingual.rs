@@ -19,9 +19,9 @@ use linkup_e5::{Kind, Model};
 use tokio::{sync::Semaphore, time::Instant};
 
 use super::{
-    local_model::ModelError,
     reference,
     vectors::{Spread, VectorSet},
+    word_model::ModelError,
 };
 use crate::keywords::korean::is_korean;
 
@@ -120,6 +120,11 @@ impl Multilingual {
     /// embedded (a change of either embeds every post again).
     pub fn id(&self) -> String {
         format!("{}/query/language-means-1", self.name)
+    }
+
+    /// Components of its vectors.
+    pub fn dims(&self) -> usize {
+        self.model.dims()
     }
 
     /// How similar the model finds texts to `query`, by its reference

@@ -1,5 +1,5 @@
 //! A query's search: candidates by words (BM25 and rare words) and by
-//! meaning (the configured model's vectors, the local model standing in
+//! meaning (the configured model's vectors, the word model standing in
 //! when Azure's query embedding fails), fused by rank and kept only when
 //! related ([`relevance`](super::relevance)); and how specific a word is.
 
@@ -13,12 +13,7 @@ use super::{
     },
     vectors::{self, fuse},
 };
-use crate::{
-    contract::PostSummary,
-    keywords::query_terms,
-    llm::{LlmError, LlmErrorKind},
-    store::now_ms,
-};
+use crate::{contract::PostSummary, keywords::query_terms, llm::LlmErrorKind, store::now_ms};
 
 /// Candidates taken from each ranking before fusion.
 const CANDIDATES: usize = 50;
@@ -49,8 +44,8 @@ pub struct PostSearch {
     pub lexical_only: bool,
     /// Why the query's Azure embedding failed (`LlmError::kind`), when it did.
     pub embedding_error: Option<LlmErrorKind>,
-    /// The local model ranked by meaning in place of the failed Azure one.
-    pub local_stand_in: bool,
+    /// The word model ranked by meaning in place of the failed Azure one.
+    pub word_model_stood_in: bool,
 }
 
 impl PostIndex {
@@ -59,9 +54,9 @@ impl PostIndex {
     /// have the word have that one), smoothed by a prior of
     /// [`PRIOR_POSTS`] posts in which every word is equally common, so a
     /// word no post has is as specific as can be; in an index too small to
-    /// tell (under 30 posts), its rarity in the language by the local
+    /// tell (under 30 posts), its rarity in the language by the word
     /// model's vocabulary, where the model knows the word (see
-    /// `LocalModel::rarity`).
+    /// `WordModel::rarity`).
     pub fn specificity(&self, word: &str) -> f32 {
         let terms = query_terms(word);
         if terms.is_empty() {
@@ -74,7 +69,7 @@ impl PostIndex {
             .min_by_key(|&(_, df)| df)
             .unwrap_or((0, 0));
         if n < relevance::MIN_POSTS_FOR_SPREAD
-            && let Some(model) = ranking.model()
+            && let Some(model) = ranking.word_model()
         {
             return model.rarity(word);
         }
@@ -116,7 +111,7 @@ impl PostIndex {
         let words = self.by_words(query, now, exclude, CANDIDATES)?;
         let lexical = &words.ranked;
         let (semantic, embedding_error) = self.semantic(query, now, exclude, within).await;
-        let local_stand_in = embedding_error.is_some() && semantic.is_some();
+        let word_model_stood_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
             Some((semantic, spread)) => {
                 let by_meaning = related_by_meaning(&semantic, spread, &self.floors);
@@ -182,7 +177,7 @@ impl PostIndex {
             related,
             lexical_only,
             embedding_error,
-            local_stand_in,
+            word_model_stood_in,
         })
     }
 
@@ -240,7 +235,10 @@ impl PostIndex {
         within: Within,
     ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
         let ranking = &self.ranking;
-        let local = || ranking.nearest_local(query, now, exclude, CANDIDATES);
+        let by_word_model = || {
+            let vector = ranking.word_model()?.embed_text(query)?;
+            ranking.nearest_by_word_model(&vector, now, exclude, CANDIDATES)
+        };
         match self.embedder {
             Embedder::None => (None, None),
             Embedder::Local => {
@@ -259,12 +257,12 @@ impl PostIndex {
             }
             Embedder::Azure => match self.azure_embedding(query, within.by).await {
                 Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
-                Err(e) => {
+                Err(kind) => {
                     tracing::warn!(
-                        error.kind = e.kind_str(),
-                        "query embedding failed; the local model ranks"
+                        error.kind = kind.as_str(),
+                        "query embedding failed; the word model ranks"
                     );
-                    (local(), Some(e.kind()))
+                    (by_word_model(), Some(kind))
                 }
             },
         }
@@ -290,25 +288,17 @@ impl PostIndex {
         Some(vector.to_vec())
     }
 
-    /// Azure's embedding of `query`, given up at `by`.
+    /// Azure's embedding of `query`, given up at `by`; why not, when not.
     async fn azure_embedding(
         &self,
         query: &str,
         by: Option<Instant>,
-    ) -> Result<Vec<f32>, LlmError> {
-        // Given up already (a search left behind, completed in process):
-        // no request that nothing would wait for.
-        if by.is_some_and(|by| by <= Instant::now()) {
-            return Err(LlmError::Timeout);
-        }
-        let inputs = [query];
-        let embedding = self.llm.embed(&inputs);
-        let vectors = match by {
-            Some(by) => tokio::time::timeout_at(by, embedding)
-                .await
-                .unwrap_or(Err(LlmError::Timeout)),
-            None => embedding.await,
-        }?;
-        vectors.into_iter().next().ok_or(LlmError::Malformed)
+    ) -> Result<Vec<f32>, LlmErrorKind> {
+        let model = self.stored.as_ref().ok_or(LlmErrorKind::Unconfigured)?;
+        let vectors = model.embed(&[query], by).await.map_err(|e| e.kind())?;
+        vectors
+            .into_iter()
+            .next()
+            .ok_or(LlmErrorKind::MalformedResponse)
     }
 }

@@ -18,7 +18,7 @@ impl PostIndex {
         let ranking = &self.ranking;
         // The model's vocabulary (the multilingual model's, else the word
         // model's): one piece for a word frequent in the language.
-        let pieces: &dyn Fn(&str) -> usize = match (ranking.multilingual(), ranking.model()) {
+        let pieces: &dyn Fn(&str) -> usize = match (ranking.multilingual(), ranking.word_model()) {
             (Some(m), _) => &|w| m.pieces(w),
             (None, Some(m)) => &|w| m.pieces(w),
             (None, None) => return words,

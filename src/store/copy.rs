@@ -5,7 +5,7 @@
 use std::{path::Path, sync::Arc};
 
 use super::{
-    Index, Loader, OpenError, Store, StoreError, Vector, now_ms, postgres,
+    Index, Knowledge, Loader, OpenError, Store, StoreError, Vector, now_ms, postgres,
     sqlite::{self, blocking},
 };
 use crate::settings::PostsSettings;
@@ -85,9 +85,11 @@ impl Index for NoIndex {
     fn vector_model(&self) -> Option<String> {
         None
     }
+    fn set_knowledge(&self, _: &str, _: Option<i64>, _: Knowledge) {}
 }
 
 impl Loader for NoIndex {
     fn insert(&mut self, _: &str, _: &str, _: Option<i64>, _: Option<Vec<f32>>) {}
+    fn knowledge(&mut self, _: &str, _: Option<i64>, _: Knowledge) {}
     fn install(self: Box<Self>) {}
 }

@@ -6,12 +6,14 @@
 //! never reads it, and never imports `posts`.
 //!
 //! - [`records`]: what is stored (posts, run records, vectors), a leaf;
+//! - [`knowledge`]: a post's shared documents and replies, stored with it;
 //! - [`sqlite`], [`postgres`]: the two implementations;
 //! - [`legacy`]: completing SQLite posts stored before the contract;
 //! - [`copy`]: `migrate-posts`, SQLite to PostgreSQL.
 
 pub mod copy;
 mod error;
+pub mod knowledge;
 pub(crate) mod legacy;
 pub mod postgres;
 pub mod records;
@@ -27,6 +29,7 @@ use crate::{
     settings::{PostsBackend, PostsSettings},
 };
 pub use error::{OpenError, StoreError, Unavailable};
+pub use knowledge::Knowledge;
 pub use records::{PendingPost, SharedPanel, StoredPost, StoredRun, Vector, now_ms, parse_time_ms};
 
 /// How an Azure embeddings deployment's model id begins (`azure:` and the
@@ -54,6 +57,9 @@ pub trait Index: Send + Sync + 'static {
     /// embedded again. None: it ranks by words alone (vectors are left as
     /// stored, unread).
     fn vector_model(&self) -> Option<String>;
+    /// Sets a live post's shared documents and replies (empty: none); they
+    /// go with the post when it is removed.
+    fn set_knowledge(&self, id: &str, expires_at_ms: Option<i64>, knowledge: Knowledge);
 }
 
 /// A bulk load of an [`Index`]: every post, then installed at once.
@@ -65,6 +71,8 @@ pub trait Loader: Send {
         expires_at_ms: Option<i64>,
         vector: Option<Vec<f32>>,
     );
+    /// A post's shared documents and replies, after its [`Self::insert`].
+    fn knowledge(&mut self, id: &str, expires_at_ms: Option<i64>, knowledge: Knowledge);
     /// Replaces what the index held with what was inserted.
     fn install(self: Box<Self>);
 }
@@ -80,8 +88,18 @@ pub trait Store: Send + Sync {
     /// whether it was new, once the index shows them.
     async fn upsert(&self, posts: Vec<StoredPost>) -> Result<Vec<bool>, StoreError>;
 
-    /// Deletes a post; true when it existed.
+    /// Deletes a post, and its shared documents and replies; true when it existed.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;
+
+    /// Applies `change` to the shared documents and replies of the post
+    /// `post_id`, live at `now_ms`, in one transaction; None when there is
+    /// no such post. Returns once the index shows it.
+    async fn change_knowledge(
+        &self,
+        post_id: &str,
+        change: knowledge::Change,
+        now_ms: i64,
+    ) -> Result<Option<Result<knowledge::Changed, knowledge::Refused>>, StoreError>;
 
     /// Deletes the posts expired at `now_ms`; returns how many.
     async fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError>;

@@ -1,5 +1,5 @@
 //! What the stores write and read: posts with what the index derives from
-//! them, run records, shared panels, vectors as bytes, and time as unix milliseconds. A
+//! them (and, copied, their shared documents and replies), run records, shared panels, vectors as bytes, and time as unix milliseconds. A
 //! leaf: it depends on the contract's types only.
 
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
@@ -17,6 +17,9 @@ pub struct StoredPost {
     /// The id of the model that computed `vector`: a vector of another
     /// model than the index's is not kept.
     pub vector_model: Option<String>,
+    /// Its shared documents and replies when copied (`migrate-posts`);
+    /// None: kept as stored.
+    pub knowledge: Option<super::Knowledge>,
 }
 
 /// A post waiting for its vector: (id, text to embed, expiry in unix ms).

@@ -186,7 +186,7 @@ fn template_hint(top: &HintResult, korean: bool) -> String {
                 Some(M365Source::Onedrive) => " on OneDrive",
                 Some(M365Source::Sharepoint) => " on SharePoint",
                 Some(M365Source::Email) => " in your Outlook mail",
-                None => "",
+                Some(M365Source::Link) | None => "",
             };
             format!("Start with '{title}'{place}.")
         }
@@ -195,7 +195,7 @@ fn template_hint(top: &HintResult, korean: bool) -> String {
                 Some(M365Source::Onedrive) => "OneDrive의 ",
                 Some(M365Source::Sharepoint) => "SharePoint의 ",
                 Some(M365Source::Email) => "Outlook 메일 ",
-                None => "",
+                Some(M365Source::Link) | None => "",
             };
             format!("{place}'{title}'부터 확인해 보세요.")
         }

@@ -7,6 +7,8 @@ use crate::{llm::AzureOpenAi, metrics::Metrics, msgraph::GraphClient, posts::Pos
 pub struct ToolDeps {
     pub graph: GraphClient,
     pub posts: PostIndex,
+    /// What the board knows: the documents shared on posts, their replies.
+    pub board: crate::board::Board,
     pub llm: AzureOpenAi,
     /// What every part records into (scraped at `GET /metrics`).
     pub metrics: Metrics,

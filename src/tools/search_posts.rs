@@ -95,8 +95,8 @@ pub fn degraded_of(found: &PostSearch) -> Vec<Degraded> {
     if found.lexical_only {
         degraded.push(Degraded::PostsLexicalOnly);
     }
-    if found.local_stand_in {
-        degraded.push(Degraded::PostsLocalModel);
+    if found.word_model_stood_in {
+        degraded.push(Degraded::PostsWordModel);
     }
     if let Some(kind) = found.embedding_error {
         degraded.push(Degraded::Embeddings(kind));

@@ -1,6 +1,8 @@
 //! Integration tests: the real app over HTTP against fake upstreams on loopback.
 
 mod agent;
+mod board;
+mod board_panel;
 mod cli;
 mod contract;
 mod docs;

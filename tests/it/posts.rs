@@ -416,3 +416,34 @@ async fn a_query_embedding_slower_than_the_deadline_gives_way_to_the_local_model
         "one model call per run: none made without time for it"
     );
 }
+
+#[tokio::test]
+async fn vectors_of_another_size_than_the_deployment_was_asked_for_are_never_stored() {
+    let app = spawn_app_with(Options {
+        embeddings: true,
+        env: vec![("LINKUP__POSTS__EMBED_RETRY_INTERVAL_SECS", "1".into())],
+        ..Default::default()
+    })
+    .await;
+    let text = "Looking for a carpool to the campus";
+    // The service asks for 256 dimensions; this deployment answers 3.
+    let wrong = [(text.to_owned(), vec![0.6, 0.8, 0.0])];
+    app.openai.vectors(wrong.into_iter().collect());
+    app.put_post("p-car", post_body(text, &[])).await;
+    for _ in 0..200 {
+        let asked = app.openai.received().iter().any(|r| {
+            r.path.contains("embeddings") && r.body["input"].to_string().contains("carpool")
+        });
+        if asked {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.embedded_count(), 0, "a 3-dimension vector was stored");
+    let (status, body) = app
+        .suggest(json!({"postId": "p-x", "text": "carpool campus"}), None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(post_ids(&body), vec!["p-car"], "still found by words");
+}

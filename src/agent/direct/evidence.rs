@@ -94,6 +94,12 @@ fn deviations(meaning: Meaning) -> f32 {
     }
 }
 
+/// Whether a text this related by meaning is related enough to show
+/// (the floor Graph's hits are kept by: [`MIN_MEANING`]).
+pub fn related_by_meaning(meaning: Meaning) -> bool {
+    deviations(meaning) >= MIN_MEANING
+}
+
 /// What a hit holds of the post, and its score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Evidence {

@@ -9,12 +9,14 @@
 mod evidence;
 mod query;
 mod rank;
+mod shares;
 
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
 
 pub use query::{m365_arguments, posts_arguments, topic_query};
 pub use rank::rank_m365;
+pub use shares::add_shared;
 
 use super::run::{
     RunCtx,
@@ -36,11 +38,12 @@ pub struct Searches {
     pub posts: bool,
 }
 
-/// Makes the direct searches; results land in the run's findings. The
-/// Microsoft 365 search waits for one of `slots`, if given. A search the
-/// run already made (pre-retrieval's) is not made again: its answer is
-/// reused.
-pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphore>) {
+/// Makes the direct searches; results land in the run's findings, the
+/// documents shared on the similar posts first. The Microsoft 365 search
+/// waits for one of `slots`, if given. A search the run already made
+/// (pre-retrieval's) is not made again: its answer is reused. Returns the
+/// refs of the shared documents.
+pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphore>) -> Vec<String> {
     let input = ctx.input;
     let m365 = async {
         if !searches.m365 {
@@ -85,6 +88,8 @@ pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphor
         }
     };
     futures::join!(m365, posts);
+    // What colleagues shared on the similar posts found, first.
+    let shared = add_shared(ctx).await;
     // No `generate_action_hint` call: the fallback runs without the LLM, so
     // the tool could only write the template hint, which the response writes
     // from the same top result (`fallback_hint`).
@@ -94,6 +99,7 @@ pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphor
             .findings
             .lost(Source::ActionHint, Degraded::McpCallFailed);
     }
+    shared
 }
 
 /// One direct search through the run's door to the tools (the run's

@@ -18,6 +18,16 @@ const ANSWER_RESERVE: Duration = Duration::from_millis(100);
 /// under way are finished and remembered for the next view.
 const VECTORS_WAIT: Duration = Duration::from_secs(1);
 
+/// How long judging texts by meaning may wait for their vectors.
+pub(super) fn texts_within(ctx: RunCtx<'_>) -> Within {
+    let at = ctx.run.deadline().at();
+    let reserved = at.checked_sub(ANSWER_RESERVE).unwrap_or(at);
+    Within {
+        by: Some(reserved.min(tokio::time::Instant::now() + VECTORS_WAIT)),
+        overloaded: ctx.brownout,
+    }
+}
+
 /// The documents `answered` found, ranked by their evidence for the post;
 /// returns (the ranked refs, the refs to drop), keeping what the run had
 /// before (`known`).
@@ -38,14 +48,7 @@ pub async fn rank_m365(
     let hits = ctx.run.findings.m365_hits(&found);
     let texts: Vec<String> = hits.iter().map(|(t, d, _)| format!("{t} {d}")).collect();
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let within = Within {
-        by: Some({
-            let at = ctx.run.deadline().at();
-            let reserved = at.checked_sub(ANSWER_RESERVE).unwrap_or(at);
-            reserved.min(tokio::time::Instant::now() + VECTORS_WAIT)
-        }),
-        overloaded: ctx.brownout,
-    };
+    let within = texts_within(ctx);
     let meaning = ctx
         .posts
         .relatedness(&input.text, &input.tags, &texts, within)

@@ -66,6 +66,8 @@ pub(super) struct Found {
     pub m365: Option<(String, Option<Answered>)>,
     /// The posts search's answer (None: it failed or took too long).
     pub posts: Option<Answered>,
+    /// The documents colleagues shared on the similar posts, if any.
+    pub shared: Option<Answered>,
 }
 
 /// Pre-retrieval's results as the model reads them (the tables toolExec
@@ -85,6 +87,10 @@ pub(super) fn first_results(found: &Found, findings: &Findings) -> Message {
     }
     text.push_str("\nsearch_posts (the post's text and tags)\n");
     push_results(&mut text, found.posts.as_ref(), findings);
+    if let Some(shared) = &found.shared {
+        text.push_str("\nshared by colleagues on those similar posts (documents, by ref)\n");
+        push_results(&mut text, Some(shared), findings);
+    }
     Message::user(text)
 }
 
@@ -259,6 +265,7 @@ mod tests {
                 }),
             )),
             posts: Some(Answered::Posts(posts)),
+            shared: None,
         };
         let message = text(&first_results(&found, &findings));
         assert!(
@@ -273,6 +280,7 @@ mod tests {
         let failed = Found {
             m365: Some(("runbook".into(), None)),
             posts: Some(Answered::Posts(vec![])),
+            shared: None,
         };
         let message = text(&first_results(&failed, &findings));
         assert!(message.contains("error: no results"), "{message}");

@@ -20,7 +20,7 @@ use super::{
 };
 use crate::agent::{
     direct,
-    run::{RunCtx, budget, events::RunEvent, memo_key, panel, tool_call::Tool},
+    run::{RunCtx, answered::Answered, budget, events::RunEvent, memo_key, panel, tool_call::Tool},
 };
 use crate::{
     degraded::{Degraded, Source},
@@ -97,12 +97,14 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
                 }
                 other => other,
             };
+            // What colleagues shared on the similar posts: read by the
+            // model, and first in the preview.
+            let shared = direct::add_shared(ctx).await;
             if ctx.run.events().listening() {
-                let ranked = m365
-                    .clone()
-                    .flatten()
-                    .map(|a| a.refs().to_vec())
-                    .unwrap_or_default();
+                let mut ranked = shared.clone();
+                let found = m365.clone().flatten();
+                let found = found.as_ref().map(Answered::refs).unwrap_or_default();
+                ranked.extend(found.iter().filter(|r| !shared.contains(r)).cloned());
                 ctx.run.emit(RunEvent::Preview {
                     data: Box::new(panel::preview(ctx, &ranked)),
                 });
@@ -110,6 +112,10 @@ impl<'c> Node<RunState, LlmError> for Retrieve<'c> {
             let found = prompt::Found {
                 m365: m365.map(|answered| (query.unwrap_or_default(), answered)),
                 posts,
+                shared: (!shared.is_empty()).then_some(Answered::M365 {
+                    refs: shared,
+                    broadened: false,
+                }),
             };
             state
                 .messages

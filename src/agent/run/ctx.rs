@@ -17,6 +17,8 @@ pub struct RunCtx<'a> {
     pub input: &'a RunInput,
     /// The post index (the words' specificity, the local model's relatedness).
     pub posts: &'a PostIndex,
+    /// What the board knows: the documents shared on posts, their replies.
+    pub board: &'a crate::board::Board,
     pub conn: &'a McpConnection,
     /// The id the run's caller is registered under on the connection.
     pub session: &'a str,

@@ -9,17 +9,13 @@ use std::{
     sync::{Mutex, MutexGuard},
 };
 
+pub(crate) use crate::board::normalise_url;
 use crate::{
     contract::{M365Source, McpSuggestion, PostSummary},
     degraded::{Degraded, Source},
-    tools::{
-        output::{MAX_DESCRIPTION_CHARS, MAX_POST_CHARS},
-        truncate,
-    },
 };
 
-/// The mark of a candidate's row (see [`Collected::candidates`]).
-const WEAK: &str = " | weak";
+mod reading;
 
 /// What calls to a source came to, over the run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -52,11 +48,19 @@ pub struct Collected {
     candidates: HashSet<String>,
     /// Microsoft 365 refs given so far (items can be dropped; refs are not reused).
     m365_made: usize,
+    /// The normalised URLs the run's Graph searches returned (kept or not).
+    graph_urls: HashSet<String>,
 }
 
 impl Collected {
     pub fn reach(&self, source: Source) -> Reach {
         self.reach[source as usize]
+    }
+
+    /// Whether a Graph search of the run returned the document at
+    /// `url` (normalised: [`normalise_url`]).
+    pub fn graph_returned(&self, url: &str) -> bool {
+        self.graph_urls.contains(url)
     }
 
     /// Whether the result under `r` is shown without the model choosing it.
@@ -120,6 +124,9 @@ impl Findings {
         items
             .into_iter()
             .map(|item| {
+                if let Some(url) = normalise_url(&item.url) {
+                    c.graph_urls.insert(url);
+                }
                 let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, &item));
                 match existing {
                     Some((r, old)) => {
@@ -127,6 +134,33 @@ impl Findings {
                             *old = item;
                         }
                         r.clone()
+                    }
+                    None => {
+                        c.m365_made += 1;
+                        let r = format!("m{}", c.m365_made);
+                        c.m365.push((r.clone(), item));
+                        r
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Adds documents shared on similar posts: one that a search found
+    /// too stays one item, described as shared (both evidences). Returns
+    /// their refs.
+    pub fn add_shared(&self, items: Vec<McpSuggestion>) -> Vec<String> {
+        let mut c = self.lock();
+        items
+            .into_iter()
+            .map(|item| {
+                let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, &item));
+                match existing {
+                    Some((r, old)) => {
+                        old.description = item.description;
+                        let r = r.clone();
+                        c.candidates.remove(&r);
+                        r
                     }
                     None => {
                         c.m365_made += 1;
@@ -232,66 +266,6 @@ impl Findings {
             .collect()
     }
 
-    /// The results under `refs` as the model reads them, one line each
-    /// (M365 `ref | source | title | description ≤ 200`, posts `ref |
-    /// category | tags | text ≤ 300`): in full the first time, by ref alone
-    /// after that, so nothing is sent to the model twice.
-    pub fn text(&self, source: Source, refs: &[String]) -> String {
-        let mut c = self.lock();
-        let Collected {
-            m365,
-            posts,
-            read,
-            candidates,
-            ..
-        } = &mut *c;
-        let mut text = String::from(match source {
-            Source::M365 => "ref | source | title | description",
-            _ => "ref | category | tags | text",
-        });
-        for r in refs {
-            text.push('\n');
-            text.push_str(r);
-            if !read.insert(r.clone()) {
-                text.push_str(" | (listed above)");
-                continue;
-            }
-            // A candidate is read short — a document by its title, a post
-            // in a third — enough to judge it by, and the whole reading
-            // within 5 KB a view (set B's longer posts).
-            let weak = candidates.contains(r);
-            let cut = |max: usize| if weak { max / 3 } else { max };
-            let description = |max: usize| if weak { 0 } else { max };
-            let fields = match source {
-                Source::M365 => m365.iter().find(|(x, _)| x == r).map(|(_, m)| {
-                    [
-                        m.source.as_str().to_owned(),
-                        one_line(&m.title),
-                        one_line(&truncate(
-                            &m.description,
-                            description(MAX_DESCRIPTION_CHARS),
-                        )),
-                    ]
-                }),
-                _ => posts.iter().find(|(x, _)| x == r).map(|(_, p)| {
-                    [
-                        p.category.as_str().to_owned(),
-                        one_line(&p.tags.join(", ")),
-                        one_line(&truncate(&p.text, cut(MAX_POST_CHARS))),
-                    ]
-                }),
-            };
-            for field in fields.iter().flatten() {
-                text.push_str(" | ");
-                text.push_str(field);
-            }
-            if weak {
-                text.push_str(WEAK);
-            }
-        }
-        text
-    }
-
     /// A copy of everything so far.
     pub fn snapshot(&self) -> Collected {
         self.lock().clone()
@@ -301,11 +275,6 @@ impl Findings {
     pub fn take(&self) -> Collected {
         std::mem::take(&mut *self.lock())
     }
-}
-
-/// `s` on one line: runs of whitespace (newlines too) as one space.
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn push_unique(list: &mut Vec<Degraded>, item: Degraded) {
@@ -319,14 +288,6 @@ fn same_document(a: &McpSuggestion, b: &McpSuggestion) -> bool {
         (Some(x), Some(y)) => x == y,
         _ => a.title.to_lowercase() == b.title.to_lowercase(),
     }
-}
-
-/// Lower-cased URL without fragment or trailing slash (SharePoint paths are
-/// case-insensitive); None when empty.
-fn normalise_url(url: &str) -> Option<String> {
-    let url = url.trim();
-    let url = url.split('#').next().unwrap_or(url).trim_end_matches('/');
-    (!url.is_empty()).then(|| url.to_lowercase())
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use super::{
     Connect,
     mirror::{Body, Mirror},
 };
-use crate::store::Unavailable;
+use crate::store::{Knowledge, Unavailable};
 
 /// The channel every write notifies.
 pub(super) const CHANNEL: &str = "post_changes";
@@ -35,10 +35,12 @@ const RECONNECT_FIRST: Duration = Duration::from_millis(100);
 const RECONNECT_MAX: Duration = Duration::from_secs(10);
 
 const CHANGES_AFTER_SEQ: &str =
-    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model
+    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model,
+            knowledge::text
      FROM posts WHERE seq > $1 ORDER BY seq, id LIMIT 500";
 const CHANGES_AFTER_ROW: &str =
-    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model
+    "SELECT id, seq, deleted, body::text, search_text, expires_at, embedding, embedding_model,
+            knowledge::text
      FROM posts WHERE (seq, id) > ($1, $2) ORDER BY seq, id LIMIT 500";
 const PURGED_THROUGH: &str = "SELECT purged_through FROM change_counter";
 
@@ -189,7 +191,8 @@ impl Session {
             .get(0);
         let rows = client
             .query_raw(
-                "SELECT id, body::text, search_text, expires_at, embedding, embedding_model
+                "SELECT id, body::text, search_text, expires_at, embedding, embedding_model,
+                        knowledge::text
                  FROM posts WHERE NOT deleted",
                 std::iter::empty::<&(dyn ToSql + Sync)>(),
             )
@@ -202,6 +205,10 @@ impl Session {
             let expires_at_ms: Option<i64> = row.get(3);
             let vector = mirror.vector(row.get(4), row.get(5));
             load.insert(&id, &text, expires_at_ms, vector);
+            if let Some(column) = row.get::<_, Option<&str>>(6) {
+                let knowledge = Knowledge::from_column(Some(column));
+                load.knowledge(&id, expires_at_ms, knowledge);
+            }
             bodies.insert(
                 id,
                 Body {

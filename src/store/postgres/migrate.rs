@@ -21,6 +21,11 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
         "embedding_model",
         include_str!("../../../migrations/postgres/0003_embedding_model.sql"),
     ),
+    (
+        4,
+        "knowledge",
+        include_str!("../../../migrations/postgres/0004_knowledge.sql"),
+    ),
 ];
 
 /// The advisory lock that lets one replica migrate at a time (an arbitrary,

@@ -17,7 +17,7 @@ use tokio_postgres::Row;
 
 use crate::{
     contract::PostSummary,
-    store::{Index, Vector, records::decode},
+    store::{Index, Knowledge, Vector, records::decode},
 };
 
 /// How long a write waits for this replica's index to show it.
@@ -110,6 +110,8 @@ impl Mirror {
         } else {
             self.index.index(&id, &text, expires_at_ms, vector);
         }
+        let knowledge = Knowledge::from_column(row.get::<_, Option<&str>>(8));
+        self.index.set_knowledge(&id, expires_at_ms, knowledge);
         bodies.insert(
             id,
             Body {

@@ -16,6 +16,7 @@
 //! - [`tls`]: the connections' TLS; [`migrate`]: the versioned schema.
 
 mod follow;
+mod knowledge;
 mod migrate;
 mod mirror;
 mod panels;

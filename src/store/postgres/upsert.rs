@@ -13,6 +13,7 @@ pub(super) struct Columns<'a> {
     expires: Vec<Option<i64>>,
     vectors: Vec<Option<Vec<u8>>>,
     models: Vec<Option<&'a str>>,
+    knowledge: Vec<Option<String>>,
 }
 
 impl<'a> Columns<'a> {
@@ -42,6 +43,10 @@ impl<'a> Columns<'a> {
                 .iter()
                 .map(|&p| ours(p, model).and(p.vector_model.as_deref()))
                 .collect(),
+            knowledge: rows
+                .iter()
+                .map(|p| p.knowledge.as_ref().and_then(|k| k.to_column()))
+                .collect(),
         }
     }
 
@@ -54,12 +59,16 @@ impl<'a> Columns<'a> {
     ) -> Result<(), StoreError> {
         let upsert = tx
             .prepare_cached(
-                "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model, seq)
-                 SELECT u.id, u.body::jsonb, u.search_text, u.expires_at, u.embedding, u.model, $6
-                 FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::bytea[], $7::text[])
-                      AS u(id, body, search_text, expires_at, embedding, model)
+                "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model, seq,
+                                    knowledge)
+                 SELECT u.id, u.body::jsonb, u.search_text, u.expires_at, u.embedding, u.model, $6,
+                        u.knowledge::jsonb
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::bytea[], $7::text[],
+                             $8::text[])
+                      AS u(id, body, search_text, expires_at, embedding, model, knowledge)
                  ON CONFLICT (id) DO UPDATE SET
                    body = excluded.body,
+                   knowledge = coalesce(excluded.knowledge, posts.knowledge),
                    search_text = excluded.search_text,
                    expires_at = excluded.expires_at,
                    embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
@@ -77,7 +86,14 @@ impl<'a> Columns<'a> {
         tx.execute(
             &upsert,
             &[
-                &c.ids, &c.bodies, &c.texts, &c.expires, &c.vectors, &seq, &c.models,
+                &c.ids,
+                &c.bodies,
+                &c.texts,
+                &c.expires,
+                &c.vectors,
+                &seq,
+                &c.models,
+                &c.knowledge,
             ],
         )
         .await?;

@@ -14,6 +14,7 @@ use crate::{
     contract::PostSummary,
     store::{
         PendingPost, StoreError, StoredPost, StoredRun,
+        knowledge::{Change, Changed, Refused},
         records::{encode, now_ms},
     },
 };
@@ -69,6 +70,15 @@ impl crate::store::Store for Store {
         Ok(created(&posts, &existing))
     }
 
+    async fn change_knowledge(
+        &self,
+        post_id: &str,
+        change: Change,
+        now_ms: i64,
+    ) -> Result<Option<Result<Changed, Refused>>, StoreError> {
+        self.apply_knowledge(post_id, change, now_ms).await
+    }
+
     /// Deletes a post (a tombstone every replica applies); true when it existed.
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let seq = within(async {
@@ -78,7 +88,7 @@ impl crate::store::Store for Store {
             let deleted = tx
                 .execute(
                     "UPDATE posts SET deleted = true, deleted_at = $3, body = NULL,
-                       search_text = NULL, embedding = NULL, embedding_claimed_until = NULL, seq = $2
+                       knowledge = NULL, search_text = NULL, embedding = NULL, embedding_claimed_until = NULL, seq = $2
                      WHERE id = $1 AND NOT deleted",
                     &[&id, &seq, &now_ms()],
                 )
@@ -119,7 +129,7 @@ impl crate::store::Store for Store {
                 let ids: Vec<String> = tx
                     .query(
                         "UPDATE posts SET deleted = true, deleted_at = $1, body = NULL,
-                           search_text = NULL, embedding = NULL, embedding_claimed_until = NULL,
+                           knowledge = NULL, search_text = NULL, embedding = NULL, embedding_claimed_until = NULL,
                            seq = $2
                          WHERE NOT deleted AND expires_at <= $1 RETURNING id",
                         &[&now_ms, &seq],
@@ -270,13 +280,16 @@ impl crate::store::Store for Store {
 
 /// Takes the next change number: the counter's row lock orders the writers,
 /// so numbers become visible in order.
-async fn next_seq(tx: &deadpool_postgres::Transaction<'_>) -> Result<i64, StoreError> {
+pub(super) async fn next_seq(tx: &deadpool_postgres::Transaction<'_>) -> Result<i64, StoreError> {
     Ok(tx.query_one(NEXT_SEQ, &[]).await?.get(0))
 }
 
 /// Tells every listening replica that change `seq` is committed (delivered
 /// at commit).
-async fn notify(tx: &deadpool_postgres::Transaction<'_>, seq: i64) -> Result<(), StoreError> {
+pub(super) async fn notify(
+    tx: &deadpool_postgres::Transaction<'_>,
+    seq: i64,
+) -> Result<(), StoreError> {
     tx.execute(NOTIFY, &[&seq.to_string()]).await?;
     Ok(())
 }

@@ -15,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::{
     contract::PostSummary,
     store::{
-        Index, OpenError, PendingPost, StoreError, StoredPost, Vector,
+        Index, Knowledge, OpenError, PendingPost, StoreError, StoredPost, Vector,
         records::{decode, encode},
     },
 };
@@ -85,6 +85,7 @@ impl Db {
         writer.execute_batch(SCHEMA)?;
         let model = index.vector_model();
         super::models::adopt_vectors(&writer, model.as_deref())?;
+        super::knowledge::add_column(&writer)?;
         let completed = crate::store::legacy::complete_stored_posts(&mut writer)?;
         if completed > 0 {
             tracing::info!(
@@ -103,7 +104,7 @@ impl Db {
         {
             let mut stmt = writer.prepare(
                 "SELECT id, search_text, expires_at,
-                        CASE WHEN embedding_model = ?1 THEN embedding END
+                        CASE WHEN embedding_model = ?1 THEN embedding END, knowledge
                  FROM posts",
             )?;
             let mut rows = stmt.query(params![model])?;
@@ -112,6 +113,8 @@ impl Db {
                     (r.get(0)?, r.get(1)?, r.get(2)?);
                 let vector = r.get::<_, Option<Vec<u8>>>(3)?.as_deref().map(decode);
                 load.insert(&id, &text, expires, vector);
+                let knowledge = r.get::<_, Option<String>>(4)?;
+                load.knowledge(&id, expires, Knowledge::from_column(knowledge.as_deref()));
             }
         }
         load.install();
@@ -149,7 +152,7 @@ impl Db {
 
     /// `write`, then `index` brings the index up to date with what was
     /// committed, before the writer is released: memory follows commit order.
-    fn write_indexed<T>(
+    pub(super) fn write_indexed<T>(
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
         index: impl FnOnce(&dyn Index, &T),
@@ -170,9 +173,11 @@ impl Db {
             {
                 let mut exists = tx.prepare_cached("SELECT 1 FROM posts WHERE id = ?1")?;
                 let mut upsert = tx.prepare_cached(
-                    "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model,
+                                        knowledge)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                      ON CONFLICT(id) DO UPDATE SET body = excluded.body,
+                       knowledge = coalesce(excluded.knowledge, posts.knowledge),
                        expires_at = excluded.expires_at,
                        embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
                                    WHEN posts.search_text = excluded.search_text
@@ -196,7 +201,8 @@ impl Db {
                             p.search_text,
                             p.expires_at_ms,
                             vector.map(|v| encode(v)),
-                            model
+                            model,
+                            p.knowledge.as_ref().and_then(Knowledge::to_column)
                         ],
                         |r| r.get(0),
                     )?;
@@ -214,6 +220,9 @@ impl Db {
                     (None, false) => Vector::Drop,
                 };
                 index.index(&p.post.id, &p.search_text, p.expires_at_ms, vector);
+                if let Some(knowledge) = &p.knowledge {
+                    index.set_knowledge(&p.post.id, p.expires_at_ms, knowledge.clone());
+                }
             }
         })?;
         Ok(created.into_iter().map(|(is_new, _)| is_new).collect())
@@ -266,8 +275,8 @@ impl Db {
     pub fn export(&self, after: i64, limit: usize) -> Result<(Vec<StoredPost>, i64), StoreError> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT rowid, body, search_text, expires_at, embedding, embedding_model FROM posts
-                 WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+                "SELECT rowid, body, search_text, expires_at, embedding, embedding_model, knowledge
+                 FROM posts WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
             )?;
             let mut rows = stmt.query(params![after, limit as i64])?;
             let (mut out, mut last) = (Vec::new(), after);
@@ -282,6 +291,9 @@ impl Db {
                     expires_at_ms: r.get(3)?,
                     vector: r.get::<_, Option<Vec<u8>>>(4)?.as_deref().map(decode),
                     vector_model: r.get(5)?,
+                    knowledge: r
+                        .get::<_, Option<String>>(6)?
+                        .map(|k| Knowledge::from_column(Some(&k))),
                 });
             }
             Ok((out, last))
@@ -384,6 +396,8 @@ mod tests {
         fn posts(&self) -> usize {
             self.0.lock().unwrap().len()
         }
+        fn set_knowledge(&self, _: &str, _: Option<i64>, _: Knowledge) {}
+
         fn vector_model(&self) -> Option<String> {
             self.1.clone()
         }
@@ -400,6 +414,7 @@ mod tests {
                 .unwrap()
                 .insert(id.to_owned(), vector.is_some());
         }
+        fn knowledge(&mut self, _: &str, _: Option<i64>, _: Knowledge) {}
         fn install(self: Box<Self>) {}
     }
 
@@ -481,6 +496,7 @@ mod tests {
             expires_at_ms: None,
             vector: None,
             vector_model: None,
+            knowledge: None,
         }
     }
 

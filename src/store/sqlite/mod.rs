@@ -9,11 +9,15 @@ use std::{path::PathBuf, sync::Arc};
 
 use async_trait::async_trait;
 
-use super::{Index, PendingPost, StoreError, StoredPost, StoredRun};
+use super::{
+    Index, PendingPost, StoreError, StoredPost, StoredRun,
+    knowledge::{Change, Changed, Refused},
+};
 use crate::contract::PostSummary;
 pub use db::Db;
 
 mod db;
+mod knowledge;
 mod models;
 mod runs;
 
@@ -48,6 +52,16 @@ impl super::Store for Store {
     async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let (db, id) = (self.db(), id.to_owned());
         blocking(move || db.delete(&id)).await
+    }
+
+    async fn change_knowledge(
+        &self,
+        post_id: &str,
+        change: Change,
+        now_ms: i64,
+    ) -> Result<Option<Result<Changed, Refused>>, StoreError> {
+        let (db, id) = (self.db(), post_id.to_owned());
+        blocking(move || db.change_knowledge(&id, change, now_ms)).await
     }
 
     async fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError> {

@@ -369,3 +369,56 @@ async fn a_weak_post_is_never_shown_unless_the_model_chooses_it() {
     assert_eq!(post_ids(&preview["data"]), ["p-77"], "{text}");
     assert_eq!(titles(&preview["data"]), ["Deployment pipeline runbook"]);
 }
+
+/// The events of a streamed view, in order.
+async fn events(mut res: reqwest::Response) -> Vec<Value> {
+    let (mut lines, mut buffer) = (Vec::new(), Vec::new());
+    while let Some(chunk) = res.chunk().await.unwrap() {
+        buffer.extend_from_slice(&chunk);
+        while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=end).collect();
+            lines.push(serde_json::from_slice(&line).unwrap());
+        }
+    }
+    lines
+}
+
+#[tokio::test]
+async fn the_model_reads_what_colleagues_shared_on_the_similar_post_and_the_preview_shows_it_first()
+{
+    let app = agent_app(vec![]).await;
+    let title = "GitHub Actions deployment checklist.docx";
+    let share = crate::board::share_body(title, "https://contoso.sharepoint.com/eng/gha.docx");
+    let path = "/api/posts/p-77/shared-documents/d-1";
+    assert_eq!(
+        crate::board::call(&app, "PUT", path, Some(share)).await.0,
+        201
+    );
+    app.openai.chat([ChatStep::SelectAll]);
+    let lines = events(app.stream(question(), Some(TOKEN)).await).await;
+    let results = first_results(&app, 0);
+    assert!(
+        results.contains("\nshared by colleagues on those similar posts (documents, by ref)\n"),
+        "{results}"
+    );
+    assert!(
+        results.contains(&format!(
+            "| sharepoint | {title} | Shared by Bob on a similar post: 'Our deployment pipeline uses GitHub Actions'"
+        )),
+        "{results}"
+    );
+    let preview = lines
+        .iter()
+        .find(|l| l["type"] == "preview")
+        .expect("a preview");
+    assert_eq!(
+        titles(&preview["data"]).first().map(String::as_str),
+        Some(title)
+    );
+    let result = lines.last().unwrap();
+    assert_eq!(result["type"], "result");
+    assert!(
+        titles(&result["data"]).contains(&title.to_owned()),
+        "{result}"
+    );
+}

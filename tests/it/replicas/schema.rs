@@ -12,6 +12,7 @@ use crate::support::{
 };
 
 use super::*;
+use crate::board;
 
 async fn client(url: &str) -> tokio_postgres::Client {
     let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
@@ -37,7 +38,7 @@ async fn migrations_run_once_when_three_replicas_start_together() {
     applied.sort();
     assert_eq!(
         applied,
-        vec![vec![], vec![], vec![1, 2, 3]],
+        vec![vec![], vec![], vec![1, 2, 3, 4]],
         "one replica applies, the others find it done"
     );
 
@@ -52,7 +53,7 @@ async fn migrations_run_once_when_three_replicas_start_together() {
         .iter()
         .map(|r| r.get(0))
         .collect();
-    assert_eq!(versions, vec![1, 2, 3]);
+    assert_eq!(versions, vec![1, 2, 3, 4]);
     let counters: i64 = db
         .query_one("SELECT count(*) FROM change_counter", &[])
         .await
@@ -77,7 +78,7 @@ async fn migrations_run_once_when_three_replicas_start_together() {
             err,
             MigrationError::Newer {
                 found: 99,
-                known: 3
+                known: 4
             }
         ),
         "{err}"
@@ -100,7 +101,10 @@ async fn a_database_of_the_previous_schema_gains_the_panel_cache_and_keeps_its_p
     ))
     .await
     .unwrap();
-    assert_eq!(migrate(&mut client(&url).await).await.unwrap(), vec![2, 3]);
+    assert_eq!(
+        migrate(&mut client(&url).await).await.unwrap(),
+        vec![2, 3, 4]
+    );
     let rows = |sql: &'static str| {
         let db = &db;
         async move { db.query_one(sql, &[]).await.unwrap().get::<_, i64>(0) }
@@ -133,6 +137,15 @@ async fn migrate_posts_moves_a_sqlite_index_with_its_vectors_and_run_records_to_
     ] {
         assert_eq!(single.put_post(id, post_body(text, &[])).await, 201);
     }
+    let share = "/api/posts/m-1/shared-documents/d-1";
+    let body = board::share_body(
+        "Projector booking.docx",
+        "https://contoso.sharepoint.com/pb",
+    );
+    assert_eq!(board::call(&single, "PUT", share, Some(body)).await.0, 201);
+    let reply = board::reply_body("The AV desk lends them");
+    let path = "/api/posts/m-1/replies/r-1";
+    assert_eq!(board::call(&single, "PUT", path, Some(reply)).await.0, 201);
     single.wait_until_embedded(3).await;
     let res = single
         .http
@@ -160,6 +173,11 @@ async fn migrate_posts_moves_a_sqlite_index_with_its_vectors_and_run_records_to_
     assert_eq!(gauge(&replica, "linkup_posts_embedded").await, 3.0);
     let (_, body) = replica.suggest(ask("projector town hall"), None).await;
     assert_eq!(post_ids(&body)[0], "m-1", "{body}");
+    let shares = "/api/posts/m-1/shared-documents";
+    let (_, list) = board::call(&replica, "GET", shares, None).await;
+    assert_eq!(board::item_ids(&list), ["d-1"], "shares are copied");
+    let (_, list) = board::call(&replica, "GET", "/api/posts/m-1/replies", None).await;
+    assert_eq!(board::item_ids(&list), ["r-1"], "replies are copied");
     let embedded_posts = replica
         .openai
         .received()

@@ -11,6 +11,7 @@ use crate::support::{
 };
 
 use super::*;
+use crate::board::{call, item_ids, reply_body, share_body};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_post_put_on_one_replica_is_found_on_the_other_and_a_delete_on_it_reaches_the_first() {
@@ -240,4 +241,64 @@ async fn a_post_written_on_one_replica_drops_its_cached_panels_on_the_other() {
         body["meta"].get("cached").is_none()
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_share_and_a_reply_on_one_replica_reach_the_other_and_go_with_the_post() {
+    let (_pg, url) = database().await;
+    let (a, b) = (replica(&url, false).await, replica(&url, false).await);
+    let text = "VPN keeps dropping when I work from home";
+    assert_eq!(a.put_post("vpn-1", post_body(text, &[])).await, 201);
+    let share = "/api/posts/vpn-1/shared-documents/d-1";
+    let guide = share_body(
+        "GlobalProtect Setup Guide.docx",
+        "https://contoso.sharepoint.com/gp",
+    );
+    assert_eq!(call(&a, "PUT", share, Some(guide.clone())).await.0, 201);
+    let reply = "/api/posts/vpn-1/replies/r-1";
+    assert_eq!(
+        call(
+            &a,
+            "PUT",
+            reply,
+            Some(reply_body("Reinstall GlobalProtect"))
+        )
+        .await
+        .0,
+        201
+    );
+    eventually(
+        Duration::from_secs(2),
+        "B lists A's share and reply",
+        || async {
+            let shares = call(&b, "GET", "/api/posts/vpn-1/shared-documents", None)
+                .await
+                .1;
+            let replies = call(&b, "GET", "/api/posts/vpn-1/replies", None).await.1;
+            item_ids(&shares) == ["d-1"] && item_ids(&replies) == ["r-1"]
+        },
+    )
+    .await;
+    // B refuses the URL again under another id: it reads what A wrote.
+    let twice = "/api/posts/vpn-1/shared-documents/d-2";
+    assert_eq!(call(&b, "PUT", twice, Some(guide)).await.0, 409);
+    // A post written again on B keeps what users added to it.
+    assert_eq!(b.put_post("vpn-1", post_body(text, &["vpn"])).await, 200);
+    let (_, shares) = call(&a, "GET", "/api/posts/vpn-1/shared-documents", None).await;
+    assert_eq!(item_ids(&shares), ["d-1"]);
+
+    assert_eq!(call(&b, "DELETE", "/api/posts/vpn-1", None).await.0, 204);
+    eventually(Duration::from_secs(2), "the delete reaches A", || async {
+        get_status(&a, "vpn-1").await == 404
+    })
+    .await;
+    assert_eq!(a.put_post("vpn-1", post_body(text, &[])).await, 201);
+    let (_, shares) = call(&a, "GET", "/api/posts/vpn-1/shared-documents", None).await;
+    assert_eq!(
+        item_ids(&shares),
+        Vec::<String>::new(),
+        "they went with the post"
+    );
+    let (_, replies) = call(&b, "GET", "/api/posts/vpn-1/replies", None).await;
+    assert_eq!(item_ids(&replies), Vec::<String>::new());
 }

@@ -739,7 +739,12 @@ pub async fn evaluate(half: Half) -> Figures {
     // An English model, with vectors for the English-centred set's texts.
     if let Some(vectors) = real_vectors() {
         let english = load_english(half);
-        let real = spawn_app_with(options()).await;
+        // Its vectors are the model's own size: no `dimensions` asked.
+        let mut real_options = options();
+        real_options
+            .env
+            .push(("LINKUP__AZURE_OPENAI__EMBEDDING_DIMENSIONS", "0".to_owned()));
+        let real = spawn_app_with(real_options).await;
         real.openai.vectors(vectors);
         let real = populate(real, &english).await;
         real.wait_until_embedded(english.posts.len() as i64).await;

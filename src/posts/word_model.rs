@@ -40,7 +40,7 @@ pub enum ModelError {
 }
 
 /// A loaded static embedding model.
-pub struct LocalModel {
+pub struct WordModel {
     tokenizer: Tokenizer,
     /// Token vectors quantized to 8 bits, `dims` per token: the float16 table
     /// would be 16 MB and need converting per use, float32 32 MB; 8 bits with
@@ -61,7 +61,7 @@ const EMBEDDED_TABLE: &[u8] =
 /// The embedded model's name, as a loaded directory's would be.
 const EMBEDDED_NAME: &str = "wordllama-l2-supercat-256";
 
-impl LocalModel {
+impl WordModel {
     /// The model compiled into the binary.
     pub fn embedded() -> Result<Self, ModelError> {
         let label = Path::new("(embedded)").join(EMBEDDED_NAME);
@@ -216,7 +216,7 @@ impl LocalModel {
     }
 
     /// The unit vector of `text`; None when it has no token (empty text).
-    pub fn embed(&self, text: &str) -> Option<Vec<f32>> {
+    pub fn embed_text(&self, text: &str) -> Option<Vec<f32>> {
         let encoding = self.tokenizer.encode_fast(text, false).ok()?;
         let mut sum = vec![0f32; self.dims];
         let mut tokens = 0;
@@ -326,8 +326,8 @@ fn table_header(file: &mut impl Read) -> Result<(u64, TensorInfo), HeaderError> 
 
 /// The model shipped with the service (compiled in).
 #[cfg(test)]
-pub(crate) fn shipped() -> LocalModel {
-    LocalModel::embedded().expect("the shipped model loads")
+pub(crate) fn shipped() -> WordModel {
+    WordModel::embedded().expect("the shipped model loads")
 }
 
 #[cfg(test)]
@@ -361,7 +361,7 @@ mod tests {
                 .encode_fast(item.text.as_str(), false)
                 .unwrap();
             assert_eq!(ids.get_ids(), item.ids, "tokens of {:?}", item.text);
-            match model.embed(&item.text) {
+            match model.embed_text(&item.text) {
                 Some(v) => {
                     let cos = dot(&v, &item.vector);
                     assert!(
@@ -379,7 +379,7 @@ mod tests {
     fn related_texts_are_closer_than_unrelated_ones() {
         let model = shipped();
         let cos = |a: &str, b: &str| -> f32 {
-            let (a, b) = (model.embed(a).unwrap(), model.embed(b).unwrap());
+            let (a, b) = (model.embed_text(a).unwrap(), model.embed_text(b).unwrap());
             dot(&a, &b)
         };
         let q = "VPN connection drops when working from home";
@@ -391,17 +391,17 @@ mod tests {
     #[test]
     fn a_model_directory_loads_the_same_model_as_the_embedded_one() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
-        let loaded = LocalModel::load(&dir).unwrap();
+        let loaded = WordModel::load(&dir).unwrap();
         let embedded = shipped();
         assert_eq!(loaded.name(), embedded.name());
         let text = "How do I set up CI/CD for our repo?";
-        assert_eq!(loaded.embed(text), embedded.embed(text));
+        assert_eq!(loaded.embed_text(text), embedded.embed_text(text));
     }
 
     #[test]
     fn a_missing_or_corrupt_model_names_its_file() {
         let dir = tempfile::tempdir().unwrap();
-        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        let err = WordModel::load(dir.path()).err().unwrap().to_string();
         assert!(err.contains("tokenizer.json"), "{err}");
         let shipped =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("models/wordllama-l2-supercat-256");
@@ -411,7 +411,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.path().join(TABLE_FILE), b"not a model").unwrap();
-        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        let err = WordModel::load(dir.path()).err().unwrap().to_string();
         assert!(
             err.contains(TABLE_FILE) && err.contains("not a valid model"),
             "{err}"
@@ -419,7 +419,7 @@ mod tests {
         // A table cut short (an interrupted copy): its header is whole.
         let table = std::fs::read(shipped.join(TABLE_FILE)).unwrap();
         std::fs::write(dir.path().join(TABLE_FILE), &table[..table.len() / 2]).unwrap();
-        let err = LocalModel::load(dir.path()).err().unwrap().to_string();
+        let err = WordModel::load(dir.path()).err().unwrap().to_string();
         assert!(
             err.contains(TABLE_FILE) && err.contains("not a valid model"),
             "{err}"

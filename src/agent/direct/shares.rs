@@ -1,0 +1,157 @@
+//! What the board already knows, in the panel: the documents colleagues
+//! shared on the post's similar posts (LinkUp's Share button), as Microsoft
+//! 365 items beside Graph's hits. A document shared on a related similar
+//! post is a candidate, with its evidence — how similar its post is (its
+//! rank among the related posts), how many of them shared it, how recent
+//! the share is — unless it is tangential: unrelated by meaning both to its
+//! own post and to this one. A shared mail is shown only when the caller's
+//! own Graph search returned it (nobody else can open it). Shares are
+//! LinkUp's data: they need no Graph token and cost no Graph request.
+
+use std::collections::HashMap;
+
+use super::evidence;
+use crate::{
+    agent::run::{RunCtx, findings::normalise_url},
+    contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
+    keywords::korean::is_korean,
+    posts::{Meaning, Within},
+    store::{Knowledge, parse_time_ms},
+    tools::truncate,
+};
+
+/// Related similar posts whose shares are read, most similar first.
+const HOSTS: usize = 5;
+/// Characters of the similar post quoted in a share's description.
+const QUOTE_CHARS: usize = 60;
+
+/// A document shared on similar posts, with its evidence.
+struct Candidate<'a> {
+    /// The share on the most similar post that has it.
+    share: &'a SharedDocument,
+    host: &'a PostSummary,
+    /// That post's rank among the related similar posts (0: the most similar).
+    host_rank: usize,
+    /// How many of the similar posts shared it.
+    hosts: usize,
+    /// When it was last shared (unix ms).
+    latest_ms: i64,
+}
+
+/// Adds the documents shared on the run's related similar posts to its
+/// findings, best first (before Graph's hits), and returns their refs.
+pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
+    let collected = ctx.run.findings.snapshot();
+    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>)> = collected
+        .posts
+        .iter()
+        .filter(|(r, _)| collected.shown_unjudged(r))
+        .take(HOSTS)
+        .map(|(_, p)| (p, ctx.board.knowledge(&p.id)))
+        .filter(|(_, k)| !k.shares.is_empty())
+        .collect();
+    if hosts.is_empty() {
+        return Vec::new();
+    }
+    let mut candidates: Vec<Candidate<'_>> = Vec::new();
+    let mut by_url: HashMap<String, usize> = HashMap::new();
+    for (rank, (host, knowledge)) in hosts.iter().enumerate() {
+        for share in &knowledge.shares {
+            let Some(url) = normalise_url(&share.url) else {
+                continue;
+            };
+            // A mail is the caller's to see only if their search found it.
+            if share.source_type == M365Source::Email && !collected.graph_returned(&url) {
+                continue;
+            }
+            let at = parse_time_ms(&share.created_at).unwrap_or(0);
+            match by_url.get(&url) {
+                Some(&i) => {
+                    let c = &mut candidates[i];
+                    c.hosts += 1;
+                    c.latest_ms = c.latest_ms.max(at);
+                }
+                None => {
+                    by_url.insert(url, candidates.len());
+                    candidates.push(Candidate {
+                        share,
+                        host,
+                        host_rank: rank,
+                        hosts: 1,
+                        latest_ms: at,
+                    });
+                }
+            }
+        }
+    }
+    let related = related(ctx, &candidates, super::rank::texts_within(ctx)).await;
+    let mut kept: Vec<&Candidate<'_>> = candidates
+        .iter()
+        .zip(related)
+        .filter_map(|(c, related)| related.then_some(c))
+        .collect();
+    kept.sort_by_key(|c| (c.host_rank, std::cmp::Reverse((c.hosts, c.latest_ms))));
+    let korean = is_korean(&ctx.input.text);
+    let items = kept.iter().map(|c| item(c, korean)).collect();
+    let refs = ctx.run.findings.add_shared(items);
+    ctx.run.findings.rerank_m365(&refs, &[]);
+    refs
+}
+
+/// For each candidate, whether it is related enough to show: by meaning to
+/// its own post or to this one, on the yardstick Graph's hits are judged
+/// by (`evidence::related_by_meaning`); where no model tells, it is.
+async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) -> Vec<bool> {
+    let input = ctx.input;
+    let titles: Vec<&str> = candidates.iter().map(|c| c.share.title.as_str()).collect();
+    let to_post = ctx
+        .posts
+        .relatedness_by_best_model(&input.text, &input.tags, &titles, within)
+        .await;
+    let mut related = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.iter().enumerate() {
+        let to_host = ctx
+            .posts
+            .relatedness_by_best_model(&c.host.text, &c.host.tags, &titles[i..=i], within)
+            .await;
+        let says = |m: &Option<Vec<Meaning>>, j: usize| m.as_ref().map(|m| m[j]);
+        let judged = [says(&to_post, i), says(&to_host, 0)];
+        related.push(match judged {
+            [None, None] => true,
+            _ => judged
+                .into_iter()
+                .flatten()
+                .any(evidence::related_by_meaning),
+        });
+    }
+    related
+}
+
+/// The panel's item for a shared document: its title, URL and source as
+/// shared; described as who shared it on what, in the post's language.
+fn item(c: &Candidate<'_>, korean: bool) -> McpSuggestion {
+    let share = c.share;
+    let quote = truncate(
+        &c.host.text.split_whitespace().collect::<Vec<_>>().join(" "),
+        QUOTE_CHARS,
+    );
+    let description = if korean {
+        format!(
+            "{}님이 비슷한 게시글에 공유한 문서: '{quote}'",
+            share.sharer_name
+        )
+    } else {
+        format!(
+            "Shared by {} on a similar post: '{quote}'",
+            share.sharer_name
+        )
+    };
+    McpSuggestion {
+        title: share.title.clone(),
+        url: share.url.clone(),
+        description,
+        source_type: "m365".to_owned(),
+        source: share.source_type,
+        status: "available".to_owned(),
+    }
+}

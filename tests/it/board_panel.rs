@@ -1,0 +1,284 @@
+//! What the board already knows, in the panel: the documents colleagues
+//! shared on the post's similar posts, beside Graph's hits — without a
+//! Graph token too, never a mail the caller's search did not return, never
+//! a tangential share, and never one of a post that expired.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::{
+    board::{call, share_body},
+    support::{Options, TestApp, graph::Doc, graph::TOKEN, post_body, spawn_app, spawn_app_with},
+};
+
+const GUIDE_URL: &str = "https://contoso.sharepoint.com/sites/it/GlobalProtect-Setup.docx";
+
+/// A board with a post about the VPN dropping, its guide shared on it.
+async fn board_with_a_shared_guide(app: &TestApp) {
+    let host = "My VPN keeps dropping every few minutes when I work from home";
+    assert_eq!(app.put_post("p-vpn", post_body(host, &["vpn"])).await, 201);
+    app.put_post(
+        "p-lunch",
+        post_body("Where is the cafeteria lunch menu posted?", &[]),
+    )
+    .await;
+    app.put_post(
+        "p-parking",
+        post_body("Who issues the garage parking permits?", &[]),
+    )
+    .await;
+    let share = "/api/posts/p-vpn/shared-documents/d-guide";
+    let body = share_body("GlobalProtect VPN Setup Guide.docx", GUIDE_URL);
+    assert_eq!(call(app, "PUT", share, Some(body)).await.0, 201);
+}
+
+fn question(text: &str) -> Value {
+    json!({"postId": "p-new", "text": text, "tags": ["vpn"]})
+}
+
+fn m365(body: &Value) -> Vec<Value> {
+    body["m365"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_document_shared_on_a_similar_post_is_suggested_without_a_graph_token_or_request() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let (status, body) = app
+        .suggest(
+            question("VPN disconnects all the time from home, any fix?"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let items = m365(&body);
+    assert_eq!(items.len(), 1, "{body}");
+    assert_eq!(items[0]["url"], GUIDE_URL);
+    assert_eq!(items[0]["title"], "GlobalProtect VPN Setup Guide.docx");
+    assert_eq!(items[0]["source"], "sharepoint");
+    let description = items[0]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Shared by Bob on a similar post: 'My VPN keeps dropping"),
+        "{description}"
+    );
+    assert!(app.graph.queries().is_empty(), "no Graph request");
+}
+
+#[tokio::test]
+async fn a_graph_hit_that_was_also_shared_is_one_item_first_and_no_request_is_added() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    app.graph.add([
+        Doc::file(
+            "GlobalProtect VPN Setup Guide.docx",
+            GUIDE_URL,
+            "Install and sign in to the VPN",
+        ),
+        Doc::file(
+            "VPN troubleshooting FAQ.docx",
+            "https://contoso.sharepoint.com/faq.docx",
+            "When the VPN drops",
+        ),
+    ]);
+    let ask = question("VPN disconnects all the time from home, any fix?");
+    let (_, body) = app.suggest(ask.clone(), Some(TOKEN)).await;
+    let items = m365(&body);
+    let urls: Vec<&str> = items.iter().map(|i| i["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        urls.iter().filter(|u| **u == GUIDE_URL).count(),
+        1,
+        "{body}"
+    );
+    assert_eq!(urls[0], GUIDE_URL, "the shared document first: {body}");
+    assert!(
+        m365(&body)[0]["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Shared by Bob")
+    );
+    // The same view on a board without the share asks Graph as often.
+    let plain = spawn_app().await;
+    plain
+        .put_post(
+            "p-vpn",
+            post_body(
+                "My VPN keeps dropping every few minutes when I work from home",
+                &["vpn"],
+            ),
+        )
+        .await;
+    plain.graph.add([Doc::file(
+        "VPN troubleshooting FAQ.docx",
+        "https://contoso.sharepoint.com/faq.docx",
+        "x",
+    )]);
+    plain.suggest(ask, Some(TOKEN)).await;
+    assert_eq!(app.graph.queries().len(), plain.graph.queries().len());
+}
+
+#[tokio::test]
+async fn a_shared_mail_is_suggested_only_to_a_caller_whose_search_returned_it() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let mail_url = "https://outlook.office365.com/owa/?ItemID=AAMk-vpn-fix";
+    let mut mail = share_body("RE: VPN keeps dropping - fix inside", mail_url);
+    mail["sourceType"] = json!("email");
+    let path = "/api/posts/p-vpn/shared-documents/d-mail";
+    assert_eq!(call(&app, "PUT", path, Some(mail)).await.0, 201);
+    let ask = question("VPN disconnects all the time from home, any fix?");
+    let (_, body) = app.suggest(ask.clone(), None).await;
+    let urls: Vec<Value> = m365(&body).iter().map(|i| i["url"].clone()).collect();
+    assert!(
+        !urls.contains(&json!(mail_url)),
+        "not the caller's mail: {body}"
+    );
+    assert!(urls.contains(&json!(GUIDE_URL)), "{body}");
+    app.graph.add([Doc::mail(
+        "RE: VPN keeps dropping - fix inside",
+        mail_url,
+        "Reinstall the VPN client",
+    )]);
+    let (_, body) = app.suggest(ask, Some(TOKEN)).await;
+    let urls: Vec<Value> = m365(&body).iter().map(|i| i["url"].clone()).collect();
+    assert!(
+        urls.contains(&json!(mail_url)),
+        "their own search found it: {body}"
+    );
+}
+
+#[tokio::test]
+async fn a_tangential_share_on_a_similar_post_is_not_suggested() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let path = "/api/posts/p-vpn/shared-documents/d-menu";
+    let menu = share_body(
+        "December cafeteria menu.pdf",
+        "https://contoso.sharepoint.com/menu.pdf",
+    );
+    assert_eq!(call(&app, "PUT", path, Some(menu)).await.0, 201);
+    let (_, body) = app
+        .suggest(
+            question("VPN disconnects all the time from home, any fix?"),
+            None,
+        )
+        .await;
+    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    assert_eq!(
+        titles,
+        [json!("GlobalProtect VPN Setup Guide.docx")],
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_korean_question_gets_a_colleagues_english_document_described_in_korean() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let (_, body) = app
+        .suggest(
+            question("재택근무 중에 VPN 연결이 계속 끊겨요. 해결 방법 있나요?"),
+            None,
+        )
+        .await;
+    let items = m365(&body);
+    assert_eq!(
+        items.first().map(|i| i["url"].clone()),
+        Some(json!(GUIDE_URL)),
+        "{body}"
+    );
+    let description = items[0]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Bob님이 비슷한 게시글에 공유한 문서"),
+        "{description}"
+    );
+}
+
+#[tokio::test]
+async fn the_shares_of_an_expired_post_leave_every_panel() {
+    let app = spawn_app_with(Options::default()).await;
+    let soon = time::OffsetDateTime::now_utc() + Duration::from_secs(2);
+    let soon = soon
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let mut host = post_body(
+        "My VPN keeps dropping every few minutes when I work from home",
+        &["vpn"],
+    );
+    host["expiresAt"] = json!(soon);
+    app.put_post("p-vpn", host).await;
+    let share = "/api/posts/p-vpn/shared-documents/d-guide";
+    let guide = share_body("GlobalProtect VPN Setup Guide.docx", GUIDE_URL);
+    assert_eq!(call(&app, "PUT", share, Some(guide)).await.0, 201);
+    let ask = question("VPN disconnects all the time from home, any fix?");
+    let (_, body) = app.suggest(ask.clone(), None).await;
+    assert_eq!(m365(&body).len(), 1, "shown while the post lives: {body}");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let mut again = ask;
+    again["postId"] = json!("p-other");
+    let (_, body) = app.suggest(again, None).await;
+    assert!(m365(&body).is_empty(), "{body}");
+}
+
+/// `linkup_panel_shares_total` at `source` and `position` (0 before any).
+async fn panel_shares(app: &TestApp, source: &str, position: u32) -> f64 {
+    let series =
+        format!("linkup_panel_shares_total{{source=\"{source}\",position=\"{position}\"}} ");
+    app.get_text("/metrics")
+        .await
+        .lines()
+        .find_map(|l| l.strip_prefix(&series)?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+#[tokio::test]
+async fn a_document_the_panel_suggested_and_then_shared_on_the_post_counts_at_its_position() {
+    let app = spawn_app().await;
+    let faq = "https://contoso.sharepoint.com/faq.docx";
+    app.graph.add([
+        Doc::file(
+            "VPN client install guide.docx",
+            "https://contoso.sharepoint.com/install.docx",
+            "Install the VPN client",
+        ),
+        Doc::file(
+            "VPN drops troubleshooting FAQ.docx",
+            faq,
+            "When the VPN drops at home",
+        ),
+    ]);
+    let text = "VPN drops at home: the client disconnects";
+    app.put_post("p-new", post_body(text, &["vpn"])).await;
+    let (_, body) = app
+        .suggest(
+            json!({"postId": "p-new", "text": text, "tags": ["vpn"]}),
+            Some(TOKEN),
+        )
+        .await;
+    let urls: Vec<Value> = m365(&body).iter().map(|i| i["url"].clone()).collect();
+    let position = urls
+        .iter()
+        .position(|u| *u == json!(faq))
+        .expect("the FAQ suggested") as u32
+        + 1;
+    let path = "/api/posts/p-new/shared-documents/d-1";
+    let share = share_body("VPN drops troubleshooting FAQ.docx", faq);
+    assert_eq!(call(&app, "PUT", path, Some(share.clone())).await.0, 201);
+    assert_eq!(panel_shares(&app, "sharepoint", position).await, 1.0);
+    // Replacing it is not another share; a URL never suggested counts nothing.
+    assert_eq!(call(&app, "PUT", path, Some(share)).await.0, 200);
+    let other = share_body(
+        "Something else.docx",
+        "https://contoso.sharepoint.com/else.docx",
+    );
+    let path = "/api/posts/p-new/shared-documents/d-2";
+    assert_eq!(call(&app, "PUT", path, Some(other)).await.0, 201);
+    let total: f64 = app
+        .get_text("/metrics")
+        .await
+        .lines()
+        .filter(|l| l.starts_with("linkup_panel_shares_total{"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(total, 1.0);
+}
