@@ -153,6 +153,38 @@ async fn llm_hint(
     }
 }
 
+/// What the board knows that answers the post, for the hint.
+pub enum BoardAnswer<'a> {
+    /// A colleague shared the panel's first document on a similar post.
+    Shared { sharer: &'a str, title: &'a str },
+    /// A colleague replied to the panel's first similar post.
+    Replied { author: &'a str, reply: &'a str },
+}
+
+/// The template hint citing the board, in the language of `post_text`.
+pub fn board_hint(post_text: &str, known: &BoardAnswer<'_>) -> String {
+    match (known, is_korean(post_text)) {
+        (BoardAnswer::Shared { sharer, title }, false) => {
+            let title = truncate(title, 80);
+            format!("{sharer} shared '{title}' on a similar post — start there.")
+        }
+        (BoardAnswer::Shared { sharer, title }, true) => {
+            let title = truncate(title, 80);
+            format!(
+                "{sharer}님이 비슷한 게시글에 '{title}'을(를) 공유했어요. 여기서 시작해 보세요."
+            )
+        }
+        (BoardAnswer::Replied { author, reply }, false) => {
+            let reply = truncate(reply, 120);
+            format!("{author} answered a similar post: '{reply}'")
+        }
+        (BoardAnswer::Replied { author, reply }, true) => {
+            let reply = truncate(reply, 120);
+            format!("{author}님이 비슷한 게시글에 답했어요: '{reply}'")
+        }
+    }
+}
+
 /// The template hint for a panel's top result (when no model wrote one),
 /// in the language of `post_text` (Korean for a Korean post, else English).
 pub fn fallback_hint(

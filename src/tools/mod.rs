@@ -30,7 +30,7 @@ use rmcp::{
     tool, tool_handler, tool_router,
 };
 
-pub use action_hint::{HintArgs, fallback_hint};
+pub use action_hint::{BoardAnswer, HintArgs, board_hint, fallback_hint};
 pub use deps::ToolDeps;
 pub use get_suggestions::{InvalidRequest, PanelSource, Refused};
 pub use search_m365::{REQUESTS_PER_SEARCH, SearchM365Args};

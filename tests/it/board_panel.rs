@@ -282,3 +282,64 @@ async fn a_document_the_panel_suggested_and_then_shared_on_the_post_counts_at_it
         .sum();
     assert_eq!(total, 1.0);
 }
+
+#[tokio::test]
+async fn the_template_hint_cites_a_colleagues_share_in_the_posts_language() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let (_, body) = app
+        .suggest(
+            question("VPN disconnects all the time from home, any fix?"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        body["actionHint"],
+        "Bob shared 'GlobalProtect VPN Setup Guide.docx' on a similar post — start there."
+    );
+    let (_, body) = app
+        .suggest(
+            question("재택근무 중에 VPN 연결이 계속 끊겨요. 해결 방법 있나요?"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        body["actionHint"],
+        "Bob님이 비슷한 게시글에 'GlobalProtect VPN Setup Guide.docx'을(를) 공유했어요. 여기서 시작해 보세요."
+    );
+}
+
+#[tokio::test]
+async fn an_answered_similar_post_comes_first_and_its_reply_is_the_hint() {
+    let app = spawn_app().await;
+    let posts = [
+        ("p-a", "VPN keeps dropping when I work from home"),
+        ("p-b", "VPN connection drops at home every hour"),
+    ];
+    for (id, text) in posts {
+        app.put_post(id, post_body(text, &["vpn"])).await;
+    }
+    app.put_post(
+        "p-lunch",
+        post_body("Where is the cafeteria lunch menu posted?", &[]),
+    )
+    .await;
+    let ask = question("VPN drops at home, what can I do?");
+    let (_, before) = app.suggest(ask.clone(), None).await;
+    let order = crate::support::post_ids(&before);
+    assert_eq!(order.len(), 2, "both similar posts shown: {before}");
+    // A reply to the one shown second puts it first.
+    let second = order[1].clone();
+    let reply = crate::board::reply_body("Reinstall the GlobalProtect client, it fixed it for me");
+    let path = format!("/api/posts/{second}/replies/r-1");
+    assert_eq!(call(&app, "PUT", &path, Some(reply)).await.0, 201);
+    let (_, after) = app.suggest(ask, None).await;
+    assert_eq!(
+        crate::support::post_ids(&after),
+        [second.clone(), order[0].clone()]
+    );
+    assert_eq!(
+        after["actionHint"],
+        "Ann answered a similar post: 'Reinstall the GlobalProtect client, it fixed it for me'"
+    );
+}

@@ -12,7 +12,10 @@ use std::collections::HashMap;
 
 use super::evidence;
 use crate::{
-    agent::run::{RunCtx, findings::normalise_url},
+    agent::run::{
+        RunCtx,
+        findings::{Reply, normalise_url, one_line},
+    },
     contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
     keywords::korean::is_korean,
     posts::{Meaning, Within},
@@ -22,6 +25,10 @@ use crate::{
 
 /// Related similar posts whose shares are read, most similar first.
 const HOSTS: usize = 5;
+/// Replies the model reads, of the most similar posts, newest first ...
+const REPLIES: usize = 3;
+/// ... each cut to this many characters.
+const REPLY_CHARS: usize = 200;
 /// Characters of the similar post quoted in a share's description.
 const QUOTE_CHARS: usize = 60;
 
@@ -38,17 +45,41 @@ struct Candidate<'a> {
     latest_ms: i64,
 }
 
-/// Adds the documents shared on the run's related similar posts to its
-/// findings, best first (before Graph's hits), and returns their refs.
+/// What the board knows of the run's related similar posts, into its
+/// findings: those answered (with replies or shared documents) first among
+/// them, their newest replies (for the model and the hint), and the
+/// documents shared on them, best first (before Graph's hits). Returns the
+/// shared documents' refs.
 pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
     let collected = ctx.run.findings.snapshot();
-    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>)> = collected
+    let similar: Vec<(&String, &PostSummary, std::sync::Arc<Knowledge>)> = collected
         .posts
         .iter()
         .filter(|(r, _)| collected.shown_unjudged(r))
         .take(HOSTS)
-        .map(|(_, p)| (p, ctx.board.knowledge(&p.id)))
-        .filter(|(_, k)| !k.shares.is_empty())
+        .map(|(r, p)| (r, p, ctx.board.knowledge(&p.id)))
+        .collect();
+    let answered: Vec<String> = similar
+        .iter()
+        .filter(|(_, _, k)| !k.is_empty())
+        .map(|(r, _, _)| (*r).clone())
+        .collect();
+    ctx.run.findings.answered_first(&answered);
+    let replies = similar
+        .iter()
+        .flat_map(|(r, _, k)| k.replies.iter().map(move |reply| (*r, reply)))
+        .take(REPLIES)
+        .map(|(r, reply)| Reply {
+            post: r.clone(),
+            author: reply.author_name.clone(),
+            text: truncate(&one_line(&reply.text), REPLY_CHARS),
+        })
+        .collect();
+    ctx.run.findings.replies(replies);
+    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>)> = similar
+        .into_iter()
+        .filter(|(_, _, k)| !k.shares.is_empty())
+        .map(|(_, p, k)| (p, k))
         .collect();
     if hosts.is_empty() {
         return Vec::new();
@@ -92,7 +123,10 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
         .collect();
     kept.sort_by_key(|c| (c.host_rank, std::cmp::Reverse((c.hosts, c.latest_ms))));
     let korean = is_korean(&ctx.input.text);
-    let items = kept.iter().map(|c| item(c, korean)).collect();
+    let items = kept
+        .iter()
+        .map(|c| (item(c, korean), c.share.sharer_name.clone()))
+        .collect();
     let refs = ctx.run.findings.add_shared(items);
     ctx.run.findings.rerank_m365(&refs, &[]);
     refs
@@ -131,10 +165,7 @@ async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) 
 /// shared; described as who shared it on what, in the post's language.
 fn item(c: &Candidate<'_>, korean: bool) -> McpSuggestion {
     let share = c.share;
-    let quote = truncate(
-        &c.host.text.split_whitespace().collect::<Vec<_>>().join(" "),
-        QUOTE_CHARS,
-    );
+    let quote = truncate(&one_line(&c.host.text), QUOTE_CHARS);
     let description = if korean {
         format!(
             "{}님이 비슷한 게시글에 공유한 문서: '{quote}'",

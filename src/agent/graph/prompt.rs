@@ -91,6 +91,10 @@ pub(super) fn first_results(found: &Found, findings: &Findings) -> Message {
         text.push_str("\nshared by colleagues on those similar posts (documents, by ref)\n");
         push_results(&mut text, Some(shared), findings);
     }
+    if let Some(replies) = findings.replies_text() {
+        text.push_str("\ncolleagues' replies to those similar posts (the hint may use them)\n");
+        text.push_str(&replies);
+    }
     Message::user(text)
 }
 

@@ -5,7 +5,7 @@
 //! what was found); the tool server keeps none of it.
 
 use std::{
-    collections::HashSet,
+    collections::{HashMap, HashSet},
     sync::{Mutex, MutexGuard},
 };
 
@@ -16,6 +16,8 @@ use crate::{
 };
 
 mod reading;
+
+pub(crate) use reading::one_line;
 
 /// What calls to a source came to, over the run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -50,6 +52,20 @@ pub struct Collected {
     m365_made: usize,
     /// The normalised URLs the run's Graph searches returned (kept or not).
     graph_urls: HashSet<String>,
+    /// Who shared each document shared on a similar post, by its ref.
+    pub shared_by: HashMap<String, String>,
+    /// The newest replies of the most similar posts.
+    pub replies: Vec<Reply>,
+}
+
+/// A reply to a similar post, as the model and the hint read it.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The post's ref.
+    pub post: String,
+    pub author: String,
+    /// On one line, cut short.
+    pub text: String,
 }
 
 impl Collected {
@@ -149,13 +165,14 @@ impl Findings {
     /// Adds documents shared on similar posts: one that a search found
     /// too stays one item, described as shared (both evidences). Returns
     /// their refs.
-    pub fn add_shared(&self, items: Vec<McpSuggestion>) -> Vec<String> {
+    /// Each item comes with who shared it.
+    pub fn add_shared(&self, items: Vec<(McpSuggestion, String)>) -> Vec<String> {
         let mut c = self.lock();
         items
             .into_iter()
-            .map(|item| {
+            .map(|(item, sharer)| {
                 let existing = c.m365.iter_mut().find(|(_, old)| same_document(old, &item));
-                match existing {
+                let r = match existing {
                     Some((r, old)) => {
                         old.description = item.description;
                         let r = r.clone();
@@ -168,9 +185,33 @@ impl Findings {
                         c.m365.push((r.clone(), item));
                         r
                     }
-                }
+                };
+                c.shared_by.insert(r.clone(), sharer);
+                r
             })
             .collect()
+    }
+
+    /// Puts the posts under `answered` (answered by replies or shared
+    /// documents) first among the posts shown unjudged, in their order.
+    pub fn answered_first(&self, answered: &[String]) {
+        let mut c = self.lock();
+        let Collected {
+            posts, candidates, ..
+        } = &mut *c;
+        // Stable: answered related posts, the other related ones, candidates.
+        posts.sort_by_key(
+            |(r, _)| match (candidates.contains(r), answered.contains(r)) {
+                (false, true) => 0,
+                (false, false) => 1,
+                (true, _) => 2,
+            },
+        );
+    }
+
+    /// The newest replies of the most similar posts.
+    pub fn replies(&self, replies: Vec<Reply>) {
+        self.lock().replies = replies;
     }
 
     /// The title, description and whether it is a mail, of each Microsoft

@@ -5,8 +5,9 @@
 use super::{Run, RunCtx, Selection, findings::Collected};
 use crate::{
     contract::{CombinedSuggestionsResponse, ResponseMeta, RunPath},
+    contract::{McpSuggestion, PostSummary},
     degraded::Source,
-    tools::fallback_hint,
+    tools::{BoardAnswer, board_hint, fallback_hint},
 };
 
 /// Most Microsoft 365 items in a panel.
@@ -114,7 +115,9 @@ fn assemble(
     let action_hint = if m365.is_empty() && posts.is_empty() {
         None
     } else {
-        model_hint.or_else(|| fallback_hint(p.post_text, &m365, &posts))
+        model_hint
+            .or_else(|| board_answer(&c, &m365, &posts).map(|a| board_hint(p.post_text, &a)))
+            .or_else(|| fallback_hint(p.post_text, &m365, &posts))
     };
     let unavailable_sources = Source::ALL
         .iter()
@@ -137,4 +140,30 @@ fn assemble(
             cached: false,
         },
     }
+}
+
+/// What the board knows of the panel's first results: a colleague shared
+/// its first document on a similar post, or replied to its first post.
+fn board_answer<'a>(
+    c: &'a Collected,
+    m365: &'a [McpSuggestion],
+    posts: &[PostSummary],
+) -> Option<BoardAnswer<'a>> {
+    let shared = m365.first().and_then(|first| {
+        let (r, item) = c.m365.iter().find(|(_, m)| m.url == first.url)?;
+        let sharer = c.shared_by.get(r)?;
+        Some(BoardAnswer::Shared {
+            sharer,
+            title: &item.title,
+        })
+    });
+    shared.or_else(|| {
+        let first = posts.first()?;
+        let (r, _) = c.posts.iter().find(|(_, p)| p.id == first.id)?;
+        let reply = c.replies.iter().find(|reply| reply.post == *r)?;
+        Some(BoardAnswer::Replied {
+            author: &reply.author,
+            reply: &reply.text,
+        })
+    })
 }

@@ -422,3 +422,23 @@ async fn the_model_reads_what_colleagues_shared_on_the_similar_post_and_the_prev
         "{result}"
     );
 }
+
+#[tokio::test]
+async fn the_model_reads_the_newest_replies_to_the_similar_posts() {
+    let app = agent_app(vec![]).await;
+    let reply = crate::board::reply_body("The runbook is pinned in #deployments");
+    let path = "/api/posts/p-77/replies/r-1";
+    assert_eq!(
+        crate::board::call(&app, "PUT", path, Some(reply)).await.0,
+        201
+    );
+    app.openai.chat([ChatStep::SelectAll]);
+    app.suggest(question(), Some(TOKEN)).await;
+    let results = first_results(&app, 0);
+    assert!(
+        results.contains(
+            "\ncolleagues' replies to those similar posts (the hint may use them)\npost | author | reply\np1 | Ann | The runbook is pinned in #deployments"
+        ),
+        "{results}"
+    );
+}

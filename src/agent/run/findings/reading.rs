@@ -14,6 +14,25 @@ use crate::{
 const WEAK: &str = " | weak";
 
 impl Findings {
+    /// The newest replies of the most similar posts as the model reads
+    /// them (`post ref | author | reply`); None when there are none.
+    pub fn replies_text(&self) -> Option<String> {
+        let c = self.lock();
+        if c.replies.is_empty() {
+            return None;
+        }
+        let mut text = String::from("post | author | reply");
+        for reply in &c.replies {
+            text.push_str(&format!(
+                "\n{} | {} | {}",
+                reply.post,
+                one_line(&reply.author),
+                reply.text
+            ));
+        }
+        Some(text)
+    }
+
     /// The results under `refs` as the model reads them, one line each
     /// (M365 `ref | source | title | description ≤ 200`, posts `ref |
     /// category | tags | text ≤ 300`): in full the first time, by ref alone
@@ -76,6 +95,6 @@ impl Findings {
 }
 
 /// `s` on one line: runs of whitespace (newlines too) as one space.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
