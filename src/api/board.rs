@@ -132,16 +132,21 @@ async fn live(state: &AppState, post_id: &str) -> Result<(), ApiError> {
 }
 
 async fn change(state: &AppState, post_id: &str, change: Change) -> Result<Changed, ApiError> {
-    match state.board.change(post_id, change).await? {
-        None => Err(ApiError::PostNotFound),
-        Some(Ok(changed)) => Ok(changed),
-        Some(Err(Refused::UrlShared { id })) => Err(ApiError::UrlAlreadyShared { id }),
+    state.board.change(post_id, change).await?.map_err(refusal)
+}
+
+/// The answer to a refused change.
+pub fn refusal(refused: Refused) -> ApiError {
+    match refused {
+        Refused::NoPost => ApiError::PostNotFound,
+        Refused::UrlShared { id } => ApiError::UrlAlreadyShared { id },
     }
 }
 
 /// A delete on a post that is gone is done already.
 async fn remove(state: &AppState, post_id: &str, change: Change) -> Result<StatusCode, ApiError> {
-    state.board.change(post_id, change).await?;
+    // Refused only when the post is gone: the item went with it.
+    let _done_or_gone = state.board.change(post_id, change).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -83,6 +83,21 @@ impl ApiError {
         }
     }
 
+    /// The error with its field named within `prefix` (a batch item's:
+    /// `sharedDocuments[2].`).
+    pub fn within(self, prefix: &str) -> Self {
+        match self {
+            Self::Invalid {
+                message,
+                field: Some(field),
+            } => Self::Invalid {
+                message,
+                field: Some(format!("{prefix}{field}")),
+            },
+            other => other,
+        }
+    }
+
     fn status_code(&self) -> StatusCode {
         match self {
             Self::Invalid { .. } => StatusCode::BAD_REQUEST,

@@ -42,6 +42,7 @@ use crate::contract;
         contract::PostInput,
         contract::PostBatch,
         contract::PostBatchResult,
+        contract::Counts,
         contract::SharedDocumentInput,
         contract::SharedDocument,
         contract::ReplyInput,

@@ -52,21 +52,31 @@ impl Board {
         &self,
         post_id: &str,
         change: Change,
-    ) -> Result<Option<Result<Changed, Refused>>, StoreError> {
-        let url = match &change {
-            Change::PutShare(share) => Some(share.url.clone()),
-            _ => None,
-        };
-        let outcome = self
+    ) -> Result<Result<Changed, Refused>, StoreError> {
+        let changes = vec![(post_id.to_owned(), change)];
+        let written = self
             .store
-            .change_knowledge(post_id, change, now_ms())
+            .write(Vec::new(), changes.clone(), now_ms())
             .await?;
-        if let (Some(url), Some(Ok(Changed::Created))) = (url, &outcome)
-            && let Some((source, position)) = self.shown.position(post_id, &url).await
-        {
-            self.metrics.panel_share(source.as_str(), position);
+        Ok(match written {
+            Ok((_, changed)) => {
+                self.count_use(&changes, &changed).await;
+                Ok(changed[0])
+            }
+            Err((_, refused)) => Err(refused),
+        })
+    }
+
+    /// Counts the panel's use among `changes` written: a new share of a
+    /// document its post's panel suggested.
+    pub async fn count_use(&self, changes: &[(String, Change)], changed: &[Changed]) {
+        for ((post_id, change), changed) in changes.iter().zip(changed) {
+            if let (Change::PutShare(share), Changed::Created) = (change, changed)
+                && let Some((source, position)) = self.shown.position(post_id, &share.url).await
+            {
+                self.metrics.panel_share(source.as_str(), position);
+            }
         }
-        Ok(outcome)
     }
 
     /// Remembers what a panel of `post_id` suggested.

@@ -208,14 +208,37 @@ pub struct PostInput {
 
 /// Body of `POST /api/posts/batch`: posts carrying their own `id`.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PostBatch {
     /// At most 1,000 posts.
+    #[serde(default)]
     pub posts: Vec<PostInput>,
+    /// Documents shared on posts, each with its `postId` and `id`; applied
+    /// after the posts, in order (at most 1,000).
+    #[serde(default)]
+    pub shared_documents: Vec<SharedDocumentInput>,
+    /// Replies, each with its `postId` and `id` (at most 1,000).
+    #[serde(default)]
+    pub replies: Vec<ReplyInput>,
 }
 
 /// Answer of `POST /api/posts/batch`.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PostBatchResult {
+    /// Posts.
+    pub created: usize,
+    pub updated: usize,
+    /// Shared documents, when the batch carried any.
+    #[serde(rename = "sharedDocuments", skip_serializing_if = "Option::is_none")]
+    pub shared_documents: Option<Counts>,
+    /// Replies, when the batch carried any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replies: Option<Counts>,
+}
+
+/// How many items a batch created and replaced.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, ToSchema)]
+pub struct Counts {
     pub created: usize,
     pub updated: usize,
 }

@@ -240,6 +240,22 @@ impl PostIndex {
     /// Stores posts (one transaction); returns for each whether it was new.
     /// Vectors are computed afterwards, so ingestion never waits on Azure.
     pub async fn upsert(&self, posts: Vec<PostSummary>) -> Result<Vec<bool>, PostIndexError> {
+        match self.write(posts, Vec::new()).await? {
+            Ok((created, _)) => Ok(created),
+            // No change to refuse.
+            Err(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Stores posts, then applies `changes` to the shared documents and
+    /// replies of live posts, in one transaction: a refused change writes
+    /// nothing (see [`store::knowledge::Written`]).
+    pub async fn write(
+        &self,
+        posts: Vec<PostSummary>,
+        changes: Vec<(String, store::knowledge::Change)>,
+    ) -> Result<store::knowledge::Written, PostIndexError> {
+        let has_posts = !posts.is_empty();
         let stored: Vec<StoredPost> = posts
             .into_iter()
             .map(|post| StoredPost {
@@ -251,12 +267,12 @@ impl PostIndex {
                 knowledge: None,
             })
             .collect();
-        let created = self.store.upsert(stored).await?;
-        if self.embedder != Embedder::None {
+        let written = self.store.write(stored, changes, now_ms()).await?;
+        if has_posts && written.is_ok() && self.embedder != Embedder::None {
             let index = self.clone();
             tokio::spawn(async move { index.embed_pending().await });
         }
-        Ok(created)
+        Ok(written)
     }
 
     /// The live post with this id.

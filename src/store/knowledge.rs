@@ -37,9 +37,16 @@ pub enum Changed {
 /// Why a change was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refused {
+    /// No such live post.
+    NoPost,
     /// The URL is shared on the post under another id (LinkUp's FR-010).
     UrlShared { id: String },
 }
+
+/// What one write of posts and changes did: each post whether new, each
+/// change what it did; or, when a change was refused, which and why, and
+/// nothing written.
+pub type Written = Result<(Vec<bool>, Vec<Changed>), (usize, Refused)>;
 
 impl Knowledge {
     /// Whether it holds nothing (stored as NULL).

@@ -91,15 +91,16 @@ pub trait Store: Send + Sync {
     /// Deletes a post, and its shared documents and replies; true when it existed.
     async fn delete(&self, id: &str) -> Result<bool, StoreError>;
 
-    /// Applies `change` to the shared documents and replies of the post
-    /// `post_id`, live at `now_ms`, in one transaction; None when there is
-    /// no such post. Returns once the index shows it.
-    async fn change_knowledge(
+    /// Inserts or replaces `posts`, then applies `changes` (post id,
+    /// change) to the shared documents and replies of posts live at
+    /// `now_ms`, all in one transaction: a refused change writes nothing.
+    /// Returns once the index shows it.
+    async fn write(
         &self,
-        post_id: &str,
-        change: knowledge::Change,
+        posts: Vec<StoredPost>,
+        changes: Vec<(String, knowledge::Change)>,
         now_ms: i64,
-    ) -> Result<Option<Result<knowledge::Changed, knowledge::Refused>>, StoreError>;
+    ) -> Result<knowledge::Written, StoreError>;
 
     /// Deletes the posts expired at `now_ms`; returns how many.
     async fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError>;

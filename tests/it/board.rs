@@ -287,3 +287,83 @@ async fn nothing_of_an_expired_post_outlives_it() {
         .unwrap();
     assert_eq!(rows, 0, "the post and its shares and replies are purged");
 }
+
+#[tokio::test]
+async fn a_batch_takes_posts_shares_and_replies_in_one_transaction_all_or_none() {
+    let app = spawn_app().await;
+    let mut post = post_body("VPN keeps dropping at home", &[]);
+    post["id"] = json!("p-vpn");
+    let mut share = share_body("Guide", "https://x/guide");
+    share["postId"] = json!("p-vpn");
+    share["id"] = json!("d-1");
+    let mut reply = reply_body("Use the guide");
+    reply["postId"] = json!("p-vpn");
+    reply["id"] = json!("r-1");
+    let batch = json!({"posts": [post], "sharedDocuments": [share.clone()], "replies": [reply]});
+    let (status, body) = call(&app, "POST", "/api/posts/batch", Some(batch)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body,
+        json!({"created": 1, "updated": 0, "sharedDocuments": {"created": 1, "updated": 0},
+            "replies": {"created": 1, "updated": 0}})
+    );
+    let (_, list) = call(&app, "GET", "/api/posts/p-vpn/shared-documents", None).await;
+    assert_eq!(item_ids(&list), ["d-1"]);
+
+    // A refused item (the same URL under another id) writes nothing of the batch.
+    let mut post2 = post_body("Printer on floor 3 is jammed", &[]);
+    post2["id"] = json!("p-printer");
+    let mut again = share;
+    again["id"] = json!("d-2");
+    let batch = json!({"posts": [post2], "sharedDocuments": [again]});
+    let (status, body) = call(&app, "POST", "/api/posts/batch", Some(batch)).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (409, json!("url_already_shared"))
+    );
+    assert_eq!(
+        call(&app, "GET", "/api/posts/p-printer", None).await.0,
+        404,
+        "not half-written"
+    );
+    // A share on a post that is neither stored nor in the batch: 404, nothing written.
+    let mut post3 = post_body("Parking permits", &[]);
+    post3["id"] = json!("p-parking");
+    let mut orphan = share_body("Guide", "https://x/other");
+    orphan["postId"] = json!("p-none");
+    orphan["id"] = json!("d-3");
+    let batch = json!({"posts": [post3], "sharedDocuments": [orphan]});
+    assert_eq!(
+        call(&app, "POST", "/api/posts/batch", Some(batch)).await.0,
+        404
+    );
+    assert_eq!(call(&app, "GET", "/api/posts/p-parking", None).await.0, 404);
+    // A bad item is named by its place.
+    let mut bad = reply_body("");
+    bad["postId"] = json!("p-vpn");
+    bad["id"] = json!("r-2");
+    let (status, body) = call(
+        &app,
+        "POST",
+        "/api/posts/batch",
+        Some(json!({"replies": [bad]})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("replies[0].text"))
+    );
+    let mut no_id = reply_body("Hi");
+    no_id["postId"] = json!("p-vpn");
+    let (status, body) = call(
+        &app,
+        "POST",
+        "/api/posts/batch",
+        Some(json!({"replies": [no_id]})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["field"].clone()),
+        (400, json!("replies[0].id"))
+    );
+}

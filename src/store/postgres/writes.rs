@@ -14,7 +14,7 @@ use crate::{
     contract::PostSummary,
     store::{
         PendingPost, StoreError, StoredPost, StoredRun,
-        knowledge::{Change, Changed, Refused},
+        knowledge::{Change, Written},
         records::{encode, now_ms},
     },
 };
@@ -70,13 +70,13 @@ impl crate::store::Store for Store {
         Ok(created(&posts, &existing))
     }
 
-    async fn change_knowledge(
+    async fn write(
         &self,
-        post_id: &str,
-        change: Change,
+        posts: Vec<StoredPost>,
+        changes: Vec<(String, Change)>,
         now_ms: i64,
-    ) -> Result<Option<Result<Changed, Refused>>, StoreError> {
-        self.apply_knowledge(post_id, change, now_ms).await
+    ) -> Result<Written, StoreError> {
+        self.write_with_knowledge(posts, changes, now_ms).await
     }
 
     /// Deletes a post (a tombstone every replica applies); true when it existed.

@@ -15,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::{
     contract::PostSummary,
     store::{
-        Index, Knowledge, OpenError, PendingPost, StoreError, StoredPost, Vector,
+        Index, Knowledge, OpenError, PendingPost, StoreError, StoredPost,
         records::{decode, encode},
     },
 };
@@ -128,7 +128,7 @@ impl Db {
     }
 
     /// `post`'s vector, unless another model than the index's computed it.
-    fn kept_vector<'a>(&self, post: &'a StoredPost) -> Option<&'a Vec<f32>> {
+    pub(super) fn kept_vector<'a>(&self, post: &'a StoredPost) -> Option<&'a Vec<f32>> {
         let ours = self.model.is_none() || post.vector_model == self.model;
         post.vector.as_ref().filter(|_| ours)
     }
@@ -161,71 +161,6 @@ impl Db {
         let out = f(&mut conn)?;
         index(&*self.index, &out);
         Ok(out)
-    }
-
-    /// Inserts or replaces posts in one transaction; returns for each whether it was new.
-    /// The stored vector is kept when the searchable text did not change
-    /// (or replaced by the post's own, when it brings one).
-    pub fn upsert(&self, posts: &[StoredPost]) -> Result<Vec<bool>, StoreError> {
-        let committed = |conn: &mut Connection| {
-            let tx = conn.transaction()?;
-            let mut created = Vec::with_capacity(posts.len());
-            {
-                let mut exists = tx.prepare_cached("SELECT 1 FROM posts WHERE id = ?1")?;
-                let mut upsert = tx.prepare_cached(
-                    "INSERT INTO posts (id, body, search_text, expires_at, embedding, embedding_model,
-                                        knowledge)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                     ON CONFLICT(id) DO UPDATE SET body = excluded.body,
-                       knowledge = coalesce(excluded.knowledge, posts.knowledge),
-                       expires_at = excluded.expires_at,
-                       embedding = CASE WHEN excluded.embedding IS NOT NULL THEN excluded.embedding
-                                   WHEN posts.search_text = excluded.search_text
-                                   THEN posts.embedding ELSE NULL END,
-                       embedding_model = CASE WHEN excluded.embedding IS NOT NULL
-                                   THEN excluded.embedding_model
-                                   WHEN posts.search_text = excluded.search_text
-                                   THEN posts.embedding_model ELSE NULL END,
-                       search_text = excluded.search_text
-                     RETURNING embedding IS NOT NULL",
-                )?;
-                for p in posts {
-                    let is_new = !exists.exists(params![p.post.id])?;
-                    let body = serde_json::to_string(&p.post).unwrap_or_default();
-                    let vector = self.kept_vector(p);
-                    let model = vector.and(p.vector_model.as_deref());
-                    let has_vector: bool = upsert.query_row(
-                        params![
-                            p.post.id,
-                            body,
-                            p.search_text,
-                            p.expires_at_ms,
-                            vector.map(|v| encode(v)),
-                            model,
-                            p.knowledge.as_ref().and_then(Knowledge::to_column)
-                        ],
-                        |r| r.get(0),
-                    )?;
-                    created.push((is_new, has_vector));
-                }
-            }
-            tx.commit()?;
-            Ok(created)
-        };
-        let created = self.write_indexed(committed, |index, created| {
-            for (p, (_, has_vector)) in posts.iter().zip(created) {
-                let vector = match (self.kept_vector(p), has_vector) {
-                    (Some(v), _) => Vector::Set(v.clone()),
-                    (None, true) => Vector::Keep,
-                    (None, false) => Vector::Drop,
-                };
-                index.index(&p.post.id, &p.search_text, p.expires_at_ms, vector);
-                if let Some(knowledge) = &p.knowledge {
-                    index.set_knowledge(&p.post.id, p.expires_at_ms, knowledge.clone());
-                }
-            }
-        })?;
-        Ok(created.into_iter().map(|(is_new, _)| is_new).collect())
     }
 
     /// Deletes a post; true when it existed.
@@ -353,7 +288,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::store::{Loader, StoredRun};
+    use crate::store::{Loader, StoredRun, Vector};
 
     /// An index that remembers which posts it holds and which have a
     /// vector, ranking by the model it names.

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 
 use super::{
     Index, PendingPost, StoreError, StoredPost, StoredRun,
-    knowledge::{Change, Changed, Refused},
+    knowledge::{Change, Written},
 };
 use crate::contract::PostSummary;
 pub use db::Db;
@@ -20,6 +20,7 @@ mod db;
 mod knowledge;
 mod models;
 mod runs;
+mod upsert;
 
 /// The store: the database, worked on blocking threads.
 pub struct Store(Arc<Db>);
@@ -54,14 +55,14 @@ impl super::Store for Store {
         blocking(move || db.delete(&id)).await
     }
 
-    async fn change_knowledge(
+    async fn write(
         &self,
-        post_id: &str,
-        change: Change,
+        posts: Vec<StoredPost>,
+        changes: Vec<(String, Change)>,
         now_ms: i64,
-    ) -> Result<Option<Result<Changed, Refused>>, StoreError> {
-        let (db, id) = (self.db(), post_id.to_owned());
-        blocking(move || db.change_knowledge(&id, change, now_ms)).await
+    ) -> Result<Written, StoreError> {
+        let db = self.db();
+        blocking(move || db.write_with_knowledge(&posts, changes, now_ms)).await
     }
 
     async fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError> {

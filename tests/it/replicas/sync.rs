@@ -249,6 +249,18 @@ async fn a_share_and_a_reply_on_one_replica_reach_the_other_and_go_with_the_post
     let (a, b) = (replica(&url, false).await, replica(&url, false).await);
     let text = "VPN keeps dropping when I work from home";
     assert_eq!(a.put_post("vpn-1", post_body(text, &[])).await, 201);
+    // A batch of a post and its share on B, refused whole: nothing reaches A.
+    let mut post = post_body("Printer jammed", &[]);
+    post["id"] = json!("printer-1");
+    let mut orphan = share_body("Guide", "https://contoso.sharepoint.com/x");
+    orphan["postId"] = json!("nowhere");
+    orphan["id"] = json!("d-9");
+    let batch = json!({"posts": [post], "sharedDocuments": [orphan]});
+    assert_eq!(
+        call(&b, "POST", "/api/posts/batch", Some(batch)).await.0,
+        404
+    );
+    assert_eq!(get_status(&b, "printer-1").await, 404);
     let share = "/api/posts/vpn-1/shared-documents/d-1";
     let guide = share_body(
         "GlobalProtect Setup Guide.docx",
