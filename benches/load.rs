@@ -338,6 +338,51 @@ async fn seed_posts(http: &reqwest::Client, svc: &Service, n: usize) {
         post_batch(http, svc, chunk.to_vec()).await;
     }
     embedded(http, svc).await;
+    share_on_posts(http, svc, n).await;
+}
+
+/// `BENCH_SHARES_PER_POST` (0 unless set): that many documents shared on
+/// every fifth post (the ones about the questions' topic, so every view's
+/// similar posts carry shares), each through its own `PUT`; prints the
+/// PUTs' latency (issue 64: a share's ingest p99).
+async fn share_on_posts(http: &reqwest::Client, svc: &Service, n: usize) {
+    let per_post: usize = std::env::var("BENCH_SHARES_PER_POST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut latencies = Vec::new();
+    for i in (0..n).step_by(5) {
+        for j in 0..per_post {
+            let body = json!({"sharerId": "u2", "sharerName": "Bob",
+                "title": format!("Deployment pipeline guide {j} of repo {}", i % 17),
+                "url": format!("https://contoso.sharepoint.com/sites/eng/guide-{i}-{j}.docx"),
+                "sourceType": "sharepoint", "createdAt": "2026-12-01T10:00:00Z"});
+            let url = svc.url(&format!("/api/posts/seed-{i}/shared-documents/d-{j}"));
+            let started = Instant::now();
+            let res = http.put(url).json(&body).send().await.expect("share");
+            latencies.push(started.elapsed());
+            assert_eq!(res.status(), 201);
+        }
+    }
+    if !latencies.is_empty() {
+        latencies.sort();
+        let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+        eprintln!(
+            "{} shares PUT one at a time: p50 {:?}, p99 {:?}, max {:?}",
+            latencies.len(),
+            at(0.5),
+            at(0.99),
+            latencies[latencies.len() - 1]
+        );
+    }
+}
+
+/// Posts on the board of B1 and B5: `BENCH_POSTS`, else 200.
+fn board_posts() -> usize {
+    std::env::var("BENCH_POSTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
 }
 
 /// Waits (at most ten minutes: a service under callgrind embeds slowly)
@@ -504,7 +549,7 @@ async fn b1(http: &reqwest::Client, n: usize) -> Row {
     let mut env = llm_env(&graph, &openai);
     let _identity = keyless(&mut env, &openai).await;
     let svc = Service::start(&env);
-    seed_posts(http, &svc, 200).await;
+    seed_posts(http, &svc, board_posts()).await;
     throughput(
         "B1",
         "agent, pre-retrieval and one model call, fakes answer at once",
@@ -718,7 +763,7 @@ async fn b13(http: &reqwest::Client, n: usize) -> Row {
 async fn b5(http: &reqwest::Client, n: usize) -> Row {
     let (graph, _openai) = fakes().await;
     let svc = Service::start(&[("LINKUP__MSGRAPH__BASE_URL", graph.url())]);
-    seed_posts(http, &svc, 200).await;
+    seed_posts(http, &svc, board_posts()).await;
     throughput(
         "B5",
         "fallback (no LLM), fakes answer at once",

@@ -5,13 +5,15 @@
 //! tuning` runs the tuning half alone (what tuning may look at);
 //! `QUALITY_HALF=b` set B at its three board sizes (`b30`, `b300`, `b3000`
 //! one of them); the `quality` test holds the held-out figures to their
-//! floors.
+//! floors. `QUALITY_SHARES=1` runs the board's knowledge instead: the
+//! half's questions with colleagues' shares on their similar posts, with
+//! and without them (issue 64).
 
 #[path = "../tests/it/support/mod.rs"]
 #[allow(dead_code)]
 mod support;
 
-use support::quality::{Half, evaluate};
+use support::quality::{Half, evaluate, evaluate_shares};
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -27,6 +29,13 @@ fn main() {
         }
         _ => vec![Half::Heldout, Half::Tuning],
     };
+    if std::env::var_os("QUALITY_SHARES").is_some() {
+        for half in halves {
+            let figures = runtime.block_on(evaluate_shares(half));
+            println!("## {half:?}, the board's knowledge\n\n{}", figures.table());
+        }
+        return;
+    }
     for half in halves {
         let figures = runtime.block_on(evaluate(half));
         println!("## {half:?}\n\n{}", figures.table());

@@ -79,6 +79,15 @@ impl Board {
         }
     }
 
+    /// Whether no live post carries a shared document or a reply.
+    pub fn is_empty(&self) -> bool {
+        self.memory
+            .posts
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_empty()
+    }
+
     /// Remembers what a panel of `post_id` suggested.
     pub async fn shown(&self, post_id: &str, m365: &[McpSuggestion]) {
         self.shown.record(post_id, m365).await;

@@ -87,17 +87,11 @@ pub struct Hit<'a> {
 }
 
 /// `meaning` in the word model's standard deviations.
-fn deviations(meaning: Meaning) -> f32 {
+pub fn deviations(meaning: Meaning) -> f32 {
     match meaning {
         Meaning::Words(z) => z,
         Meaning::Multilingual(z) => WEIGHTS.multilingual * z,
     }
-}
-
-/// Whether a text this related by meaning is related enough to show
-/// (the floor Graph's hits are kept by: [`MIN_MEANING`]).
-pub fn related_by_meaning(meaning: Meaning) -> bool {
-    deviations(meaning) >= MIN_MEANING
 }
 
 /// What a hit holds of the post, and its score.

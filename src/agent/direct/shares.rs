@@ -18,7 +18,7 @@ use crate::{
     },
     contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
     keywords::korean::is_korean,
-    posts::{Meaning, Within},
+    posts::{Admit, Meaning, Within},
     store::{Knowledge, parse_time_ms},
     tools::truncate,
 };
@@ -29,6 +29,19 @@ const HOSTS: usize = 5;
 const REPLIES: usize = 3;
 /// ... each cut to this many characters.
 const REPLY_CHARS: usize = 200;
+/// How related by meaning a share on a related post must be to its post or
+/// to this one: one of the multilingual model's standard deviations above
+/// its reference board (two of the word model's, `evidence::deviations`).
+/// Chosen on the tuning half: 0 / 1 / 2 / 3 of the word model's showed a
+/// tangential share in 0.13 / 0.06 / 0.05 / 0.02 of panels and a share of
+/// the question's topic in 0.70 / 0.69 / 0.69 / 0.67 (BENCHMARKS.md,
+/// "Issue 64").
+const ON_RELATED: f32 = 2.0;
+/// How related a share on the model's next best post (one the floors do
+/// not relate) must be to this post itself: as related as a post must be
+/// to be shown alone (`relevance::Floors::z_first`, 3 of the multilingual
+/// model's deviations).
+const ALONE: f32 = 6.0;
 /// Characters of the similar post quoted in a share's description.
 const QUOTE_CHARS: usize = 60;
 
@@ -37,7 +50,10 @@ struct Candidate<'a> {
     /// The share on the most similar post that has it.
     share: &'a SharedDocument,
     host: &'a PostSummary,
-    /// That post's rank among the related similar posts (0: the most similar).
+    /// Whether that post is related to this one (by the floors), or only
+    /// the model's next best.
+    host_related: bool,
+    /// That post's rank among the similar posts (0: the most similar).
     host_rank: usize,
     /// How many of the similar posts shared it.
     hosts: usize,
@@ -76,17 +92,21 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
         })
         .collect();
     ctx.run.findings.replies(replies);
-    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>)> = similar
+    // Hosts: the related posts, then the model's next best by meaning,
+    // whose shares must relate to this post itself (see `related`).
+    let next_best = next_best(ctx, &similar).await;
+    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>, bool)> = similar
         .into_iter()
-        .filter(|(_, _, k)| !k.shares.is_empty())
-        .map(|(_, p, k)| (p, k))
+        .map(|(_, p, k)| (p, k, true))
+        .chain(next_best.iter().map(|(p, k)| (p, k.clone(), false)))
+        .filter(|(_, k, _)| !k.shares.is_empty())
         .collect();
     if hosts.is_empty() {
         return Vec::new();
     }
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
-    for (rank, (host, knowledge)) in hosts.iter().enumerate() {
+    for (rank, (host, knowledge, host_related)) in hosts.iter().enumerate() {
         for share in &knowledge.shares {
             let Some(url) = normalise_url(&share.url) else {
                 continue;
@@ -107,6 +127,7 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
                     candidates.push(Candidate {
                         share,
                         host,
+                        host_related: *host_related,
                         host_rank: rank,
                         hosts: 1,
                         latest_ms: at,
@@ -149,13 +170,19 @@ async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) 
             .relatedness_by_best_model(&c.host.text, &c.host.tags, &titles[i..=i], within)
             .await;
         let says = |m: &Option<Vec<Meaning>>, j: usize| m.as_ref().map(|m| m[j]);
+        // A share on a post the floors do not relate to this one must
+        // relate to this one itself.
+        let to_host = if c.host_related { to_host } else { None };
         let judged = [says(&to_post, i), says(&to_host, 0)];
         related.push(match judged {
-            [None, None] => true,
-            _ => judged
-                .into_iter()
-                .flatten()
-                .any(evidence::related_by_meaning),
+            [None, None] => c.host_related,
+            _ => {
+                let floor = if c.host_related { ON_RELATED } else { ALONE };
+                judged
+                    .into_iter()
+                    .flatten()
+                    .any(|m| evidence::deviations(m) >= floor)
+            }
         });
     }
     related
@@ -185,4 +212,38 @@ fn item(c: &Candidate<'_>, korean: bool) -> McpSuggestion {
         source: share.source_type,
         status: "available".to_owned(),
     }
+}
+
+/// The model's next best posts by meaning beyond the related ones (up to
+/// [`HOSTS`] in all), with what the board knows of them; none when the
+/// board knows nothing or the search fails.
+async fn next_best(
+    ctx: RunCtx<'_>,
+    related: &[(&String, &PostSummary, std::sync::Arc<Knowledge>)],
+) -> Vec<(PostSummary, std::sync::Arc<Knowledge>)> {
+    if related.len() >= HOSTS || ctx.board.is_empty() {
+        return Vec::new();
+    }
+    let input = ctx.input;
+    let query = input.posts_query();
+    let exclude = [input.post_id.clone()];
+    let within = super::rank::texts_within(ctx);
+    let Ok(found) = ctx
+        .posts
+        .search(&query, &exclude, HOSTS, within, Admit::Candidates)
+        .await
+    else {
+        return Vec::new();
+    };
+    found
+        .posts
+        .into_iter()
+        .zip(found.related)
+        .filter(|(p, related_now)| !related_now && !related.iter().any(|(_, r, _)| r.id == p.id))
+        .take(HOSTS - related.len())
+        .map(|(p, _)| {
+            let knowledge = ctx.board.knowledge(&p.id);
+            (p, knowledge)
+        })
+        .collect()
 }

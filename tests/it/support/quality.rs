@@ -26,6 +26,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+mod shares;
+
+pub use shares::evaluate_shares;
+
 use super::{
     Doc, Options, TestApp,
     graph::TOKEN,
