@@ -291,14 +291,24 @@ impl Orchestrator {
         let collected = ctx.run.findings.snapshot();
         run.amend_selection(|selection| {
             if searches.m365 {
-                selection.m365 = collected.m365.into_iter().map(|(r, _)| r).collect();
+                selection.m365 = collected
+                    .m365
+                    .iter()
+                    .filter(|(r, _)| collected.shown_unjudged(r))
+                    .map(|(r, _)| r.clone())
+                    .collect();
             } else if !shared.is_empty() {
                 // What colleagues shared on the posts now found, first.
                 selection.m365.retain(|r| !shared.contains(r));
                 selection.m365.splice(0..0, shared);
             }
             if searches.posts {
-                selection.posts = collected.posts.into_iter().map(|(r, _)| r).collect();
+                selection.posts = collected
+                    .posts
+                    .iter()
+                    .filter(|(r, _)| collected.shown_unjudged(r))
+                    .map(|(r, _)| r.clone())
+                    .collect();
             }
         });
     }

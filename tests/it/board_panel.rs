@@ -343,3 +343,48 @@ async fn an_answered_similar_post_comes_first_and_its_reply_is_the_hint() {
         "Ann answered a similar post: 'Reinstall the GlobalProtect client, it fixed it for me'"
     );
 }
+
+#[tokio::test]
+async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answers_the_question_itself()
+ {
+    let app = spawn_app().await;
+    app.put_post(
+        "p-lunch",
+        post_body("Where is the cafeteria lunch menu posted?", &[]),
+    )
+    .await;
+    let on_topic = "GlobalProtect VPN disconnects at home: the fix.docx";
+    let shares = [
+        (
+            "d-fix",
+            on_topic,
+            "https://contoso.sharepoint.com/vpn-fix.docx",
+        ),
+        (
+            "d-budget",
+            "Quarterly budget template.xlsx",
+            "https://contoso.sharepoint.com/budget.xlsx",
+        ),
+    ];
+    for (id, title, url) in shares {
+        let path = format!("/api/posts/p-lunch/shared-documents/{id}");
+        assert_eq!(
+            call(&app, "PUT", &path, Some(share_body(title, url)))
+                .await
+                .0,
+            201
+        );
+    }
+    let (_, body) = app
+        .suggest(
+            question("VPN disconnects all the time from home, any fix?"),
+            None,
+        )
+        .await;
+    assert!(
+        crate::support::post_ids(&body).is_empty(),
+        "the lunch post is not related: {body}"
+    );
+    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    assert_eq!(titles, [json!(on_topic)], "{body}");
+}

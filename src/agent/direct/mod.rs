@@ -84,7 +84,11 @@ pub async fn search(ctx: RunCtx<'_>, searches: Searches, slots: Option<&Semaphor
     };
     let posts = async {
         if searches.posts {
-            call(ctx, Tool::SearchPosts, posts_arguments(input)).await;
+            // With the ranking's next best, as pre-retrieval asks: never
+            // shown unjudged, they are where colleagues' shares may be.
+            let mut arguments = posts_arguments(input);
+            arguments.insert("candidates".to_owned(), true.into());
+            call(ctx, Tool::SearchPosts, arguments).await;
         }
     };
     futures::join!(m365, posts);

@@ -14,11 +14,11 @@ use super::evidence;
 use crate::{
     agent::run::{
         RunCtx,
-        findings::{Reply, normalise_url, one_line},
+        findings::{Collected, Reply, normalise_url, one_line},
     },
     contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
     keywords::korean::is_korean,
-    posts::{Admit, Meaning, Within},
+    posts::{Meaning, Within},
     store::{Knowledge, parse_time_ms},
     tools::truncate,
 };
@@ -94,7 +94,7 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
     ctx.run.findings.replies(replies);
     // Hosts: the related posts, then the model's next best by meaning,
     // whose shares must relate to this post itself (see `related`).
-    let next_best = next_best(ctx, &similar).await;
+    let next_best = next_best(ctx, &collected, similar.len());
     let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>, bool)> = similar
         .into_iter()
         .map(|(_, p, k)| (p, k, true))
@@ -154,8 +154,9 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
 }
 
 /// For each candidate, whether it is related enough to show: by meaning to
-/// its own post or to this one, on the yardstick Graph's hits are judged
-/// by (`evidence::related_by_meaning`); where no model tells, it is.
+/// its post (one the floors relate) or to this one, by [`ON_RELATED`], or
+/// to this one alone by [`ALONE`]; where no model tells, a share on a
+/// related post is.
 async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) -> Vec<bool> {
     let input = ctx.input;
     let titles: Vec<&str> = candidates.iter().map(|c| c.share.title.as_str()).collect();
@@ -163,29 +164,48 @@ async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) 
         .posts
         .relatedness_by_best_model(&input.text, &input.tags, &titles, within)
         .await;
-    let mut related = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.iter().enumerate() {
-        let to_host = ctx
+    // Each related post's shares, judged against it in one call. A share
+    // on a post the floors do not relate to this one must relate to this
+    // one itself.
+    let mut to_host: Vec<Option<Meaning>> = vec![None; candidates.len()];
+    let mut judged_hosts: Vec<&str> = Vec::new();
+    for c in candidates.iter().filter(|c| c.host_related) {
+        if judged_hosts.contains(&c.host.id.as_str()) {
+            continue;
+        }
+        judged_hosts.push(&c.host.id);
+        let of_host: Vec<usize> = (0..candidates.len())
+            .filter(|&i| candidates[i].host_related && candidates[i].host.id == c.host.id)
+            .collect();
+        let these: Vec<&str> = of_host.iter().map(|&i| titles[i]).collect();
+        let host = c.host;
+        if let Some(meaning) = ctx
             .posts
-            .relatedness_by_best_model(&c.host.text, &c.host.tags, &titles[i..=i], within)
-            .await;
-        let says = |m: &Option<Vec<Meaning>>, j: usize| m.as_ref().map(|m| m[j]);
-        // A share on a post the floors do not relate to this one must
-        // relate to this one itself.
-        let to_host = if c.host_related { to_host } else { None };
-        let judged = [says(&to_post, i), says(&to_host, 0)];
-        related.push(match judged {
-            [None, None] => c.host_related,
-            _ => {
-                let floor = if c.host_related { ON_RELATED } else { ALONE };
-                judged
-                    .into_iter()
-                    .flatten()
-                    .any(|m| evidence::deviations(m) >= floor)
+            .relatedness_by_best_model(&host.text, &host.tags, &these, within)
+            .await
+        {
+            for (k, &i) in of_host.iter().enumerate() {
+                to_host[i] = Some(meaning[k]);
             }
-        });
+        }
     }
-    related
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let judged = [to_post.as_ref().map(|m| m[i]), to_host[i]];
+            match judged {
+                [None, None] => c.host_related,
+                _ => {
+                    let floor = if c.host_related { ON_RELATED } else { ALONE };
+                    judged
+                        .into_iter()
+                        .flatten()
+                        .any(|m| evidence::deviations(m) >= floor)
+                }
+            }
+        })
+        .collect()
 }
 
 /// The panel's item for a shared document: its title, URL and source as
@@ -214,36 +234,22 @@ fn item(c: &Candidate<'_>, korean: bool) -> McpSuggestion {
     }
 }
 
-/// The model's next best posts by meaning beyond the related ones (up to
-/// [`HOSTS`] in all), with what the board knows of them; none when the
-/// board knows nothing or the search fails.
-async fn next_best(
+/// The posts search's next best by meaning beyond the related ones (its
+/// candidates, up to [`HOSTS`] posts in all), with what the board knows of
+/// them.
+fn next_best(
     ctx: RunCtx<'_>,
-    related: &[(&String, &PostSummary, std::sync::Arc<Knowledge>)],
+    collected: &Collected,
+    related: usize,
 ) -> Vec<(PostSummary, std::sync::Arc<Knowledge>)> {
-    if related.len() >= HOSTS || ctx.board.is_empty() {
+    if related >= HOSTS || ctx.board.is_empty() {
         return Vec::new();
     }
-    let input = ctx.input;
-    let query = input.posts_query();
-    let exclude = [input.post_id.clone()];
-    let within = super::rank::texts_within(ctx);
-    let Ok(found) = ctx
+    collected
         .posts
-        .search(&query, &exclude, HOSTS, within, Admit::Candidates)
-        .await
-    else {
-        return Vec::new();
-    };
-    found
-        .posts
-        .into_iter()
-        .zip(found.related)
-        .filter(|(p, related_now)| !related_now && !related.iter().any(|(_, r, _)| r.id == p.id))
-        .take(HOSTS - related.len())
-        .map(|(p, _)| {
-            let knowledge = ctx.board.knowledge(&p.id);
-            (p, knowledge)
-        })
+        .iter()
+        .filter(|(r, _)| !collected.shown_unjudged(r))
+        .take(HOSTS - related)
+        .map(|(_, p)| (p.clone(), ctx.board.knowledge(&p.id)))
         .collect()
 }
