@@ -32,12 +32,8 @@ impl PostIndex {
         texts: &[&str],
         within: Within,
     ) -> Option<Vec<Meaning>> {
-        if is_korean(text) && self.ranking.multilingual().is_some() {
-            // The post's search text: a stored post's vector is of it.
-            let query = search_text(text, tags);
-            return self.multilingual_relatedness(&query, texts, within).await;
-        }
-        self.word_relatedness(text, texts)
+        self.related(text, tags, texts, within, is_korean(text))
+            .await
     }
 
     /// As [`Self::relatedness`], by the multilingual model whatever the
@@ -51,7 +47,21 @@ impl PostIndex {
         texts: &[&str],
         within: Within,
     ) -> Option<Vec<Meaning>> {
-        if self.ranking.multilingual().is_some() {
+        self.related(text, tags, texts, within, true).await
+    }
+
+    /// By the multilingual model when `multilingual` and it is loaded, else
+    /// by the word model.
+    async fn related(
+        &self,
+        text: &str,
+        tags: &[String],
+        texts: &[&str],
+        within: Within,
+        multilingual: bool,
+    ) -> Option<Vec<Meaning>> {
+        if multilingual && self.ranking.multilingual().is_some() {
+            // The post's search text: a stored post's vector is of it.
             let query = search_text(text, tags);
             return self.multilingual_relatedness(&query, texts, within).await;
         }

@@ -388,3 +388,14 @@ async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answer
     let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
     assert_eq!(titles, [json!(on_topic)], "{body}");
 }
+
+#[tokio::test]
+async fn the_shares_of_a_deleted_post_leave_every_panel() {
+    let app = spawn_app().await;
+    board_with_a_shared_guide(&app).await;
+    let ask = question("VPN disconnects all the time from home, any fix?");
+    assert_eq!(m365(&app.suggest(ask.clone(), None).await.1).len(), 1);
+    assert_eq!(call(&app, "DELETE", "/api/posts/p-vpn", None).await.0, 204);
+    let (_, body) = app.suggest(ask, None).await;
+    assert!(m365(&body).is_empty(), "{body}");
+}

@@ -312,3 +312,45 @@ async fn with_log_payloads_a_developer_sees_the_queries_results_and_floors_and_w
         }
     }
 }
+
+#[tokio::test]
+async fn reply_text_and_shared_titles_never_reach_the_logs_at_any_level() {
+    let app = spawn_app_with(Options {
+        llm: true,
+        ..Options::default()
+    })
+    .await;
+    let post = crate::support::post_body("VPN keeps dropping when I work from home", &["vpn"]);
+    assert_eq!(app.put_post("p-vpn", post).await, 201);
+    let reply = crate::board::reply_body("Reinstall the client ECHIDNA-7731");
+    let path = "/api/posts/p-vpn/replies/r-1";
+    assert_eq!(
+        crate::board::call(&app, "PUT", path, Some(reply)).await.0,
+        201
+    );
+    let share = crate::board::share_body("VPN fix guide PLATYPUS-2290", "https://x/vpn-fix");
+    let path = "/api/posts/p-vpn/shared-documents/d-1";
+    assert_eq!(
+        crate::board::call(&app, "PUT", path, Some(share)).await.0,
+        201
+    );
+    let ask = json!({"postId": "p-ask", "text": "VPN disconnects from home, any fix?"});
+    // Agent path: the model reads the reply and the share.
+    app.openai.chat([ChatStep::SelectAll]);
+    let (_, agent) = app.suggest(ask.clone(), Some(TOKEN)).await;
+    let request = &app.openai.chat_requests()[0].body;
+    assert!(
+        request.to_string().contains("ECHIDNA-7731"),
+        "the model read the reply"
+    );
+    assert!(agent.to_string().contains("PLATYPUS-2290"), "{agent}");
+    // Fallback path: the hint may quote the reply.
+    app.openai.chat([ChatStep::Status(500)]);
+    let (_, fallback) = app.suggest(ask, Some(TOKEN)).await;
+    assert!(fallback.to_string().contains("PLATYPUS-2290"), "{fallback}");
+    let logs = logs::all();
+    assert!(logs.contains("\"level\":\"TRACE\"") || logs.contains("\"level\":\"DEBUG\""));
+    for secret in ["ECHIDNA-7731", "PLATYPUS-2290"] {
+        assert!(!logs.contains(secret), "{secret} logged");
+    }
+}

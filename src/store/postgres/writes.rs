@@ -7,7 +7,6 @@ use async_trait::async_trait;
 use super::{
     Store,
     panels::{drop_panels, prune_panels},
-    upsert::{Columns, created},
     within,
 };
 use crate::{
@@ -45,29 +44,11 @@ impl crate::store::Store for Store {
     /// Inserts or replaces posts in one transaction; returns for each
     /// whether it was new. Returns once this replica's index shows them.
     async fn upsert(&self, posts: Vec<StoredPost>) -> Result<Vec<bool>, StoreError> {
-        let columns = Columns::of(&posts, self.inner.mirror.model.as_deref());
-        let (existing, seq) = within(async {
-            let mut client = self.client().await?;
-            let tx = client.transaction().await?;
-            let seq = next_seq(&tx).await?;
-            let existing: Vec<String> = tx
-                .query(
-                    "SELECT id FROM posts WHERE id = ANY($1) AND NOT deleted",
-                    &[&columns.ids],
-                )
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-            columns.write(&tx, seq).await?;
-            drop_panels(&tx, &columns.ids).await?;
-            notify(&tx, seq).await?;
-            tx.commit().await?;
-            Ok((existing, seq))
-        })
-        .await?;
-        self.inner.mirror.wait_applied(seq).await;
-        Ok(created(&posts, &existing))
+        // With no change to refuse, the write is always done.
+        let written = self
+            .write_with_knowledge(posts, Vec::new(), now_ms())
+            .await?;
+        Ok(written.map(|(created, _)| created).unwrap_or_default())
     }
 
     async fn write(

@@ -54,6 +54,12 @@ async fn a_post_put_on_one_replica_is_found_on_the_other_and_a_delete_on_it_reac
         get_status(&a, "k8s-1").await == 404
     })
     .await;
+    let (_, panel) = a.suggest(ask("VPN keeps dropping at home"), None).await;
+    assert_eq!(
+        panel["m365"],
+        json!([]),
+        "no share of a deleted post: {panel}"
+    );
     let (status, body) = a.suggest(ask("kubernetes ingress certificate"), None).await;
     assert_eq!(status, 200);
     assert!(post_ids(&body).is_empty(), "{body}");
@@ -263,7 +269,7 @@ async fn a_share_and_a_reply_on_one_replica_reach_the_other_and_go_with_the_post
     assert_eq!(get_status(&b, "printer-1").await, 404);
     let share = "/api/posts/vpn-1/shared-documents/d-1";
     let guide = share_body(
-        "GlobalProtect Setup Guide.docx",
+        "GlobalProtect VPN Setup Guide.docx",
         "https://contoso.sharepoint.com/gp",
     );
     assert_eq!(call(&a, "PUT", share, Some(guide.clone())).await.0, 201);
@@ -291,6 +297,11 @@ async fn a_share_and_a_reply_on_one_replica_reach_the_other_and_go_with_the_post
         },
     )
     .await;
+    let (_, panel) = b.suggest(ask("VPN keeps dropping at home"), None).await;
+    assert_eq!(
+        panel["m365"][0]["url"], "https://contoso.sharepoint.com/gp",
+        "{panel}"
+    );
     // B refuses the URL again under another id: it reads what A wrote.
     let twice = "/api/posts/vpn-1/shared-documents/d-2";
     assert_eq!(call(&b, "PUT", twice, Some(guide)).await.0, 409);
@@ -313,4 +324,37 @@ async fn a_share_and_a_reply_on_one_replica_reach_the_other_and_go_with_the_post
     );
     let (_, replies) = call(&b, "GET", "/api/posts/vpn-1/replies", None).await;
     assert_eq!(item_ids(&replies), Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_expired_posts_shares_leave_the_other_replicas_panels() {
+    let (_pg, url) = database().await;
+    let (a, b) = (replica(&url, false).await, replica(&url, false).await);
+    let soon = time::OffsetDateTime::now_utc() + Duration::from_secs(3);
+    let soon = soon
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let mut post = post_body("VPN keeps dropping when I work from home", &[]);
+    post["expiresAt"] = json!(soon);
+    assert_eq!(a.put_post("vpn-1", post).await, 201);
+    let guide = share_body(
+        "GlobalProtect VPN Setup Guide.docx",
+        "https://contoso.sharepoint.com/gp",
+    );
+    let share = "/api/posts/vpn-1/shared-documents/d-1";
+    assert_eq!(call(&a, "PUT", share, Some(guide)).await.0, 201);
+    eventually(Duration::from_secs(2), "B shows A's share", || async {
+        let (_, panel) = b.suggest(ask("VPN keeps dropping at home"), None).await;
+        panel["m365"][0]["url"] == "https://contoso.sharepoint.com/gp"
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    let (_, panel) = b.suggest(ask("VPN keeps dropping at home"), None).await;
+    assert_eq!(panel["m365"], json!([]), "{panel}");
+    assert_eq!(
+        call(&b, "GET", "/api/posts/vpn-1/shared-documents", None)
+            .await
+            .0,
+        404
+    );
 }
