@@ -461,6 +461,18 @@ async fn ask(app: &TestApp, q: &Question) -> Value {
     body
 }
 
+/// `q` asked twice on `app`, the second answer returned. The first view
+/// embeds what the multilingual model had not (a Korean post's Microsoft
+/// 365 hits, a shared document's title), which the service remembers; a
+/// view on an idle machine has them in time, but one on a loaded machine
+/// judges what it has not had within `VECTORS_WAIT` by words (a CI run
+/// measured the held-out Korean precision 0.05 low so). The figures are
+/// then the ranking's, not the machine's load.
+async fn ask_settled(app: &TestApp, q: &Question) -> Value {
+    ask(app, q).await;
+    ask(app, q).await
+}
+
 /// Ids of the panel's documents (by URL), in order.
 fn m365_ids(set: &Set, body: &Value) -> Vec<String> {
     let urls: Vec<String> = body["m365"]
@@ -670,6 +682,9 @@ pub async fn evaluate(half: Half) -> Figures {
     let (mut m365, mut posts) = (M365Sum::default(), PostSum::default());
     let mut slices = Slices::default();
     for q in &set.questions {
+        // Asked once before the measured view (see `ask_settled`); the
+        // Graph requests counted are the measured view's.
+        ask(&local, q).await;
         let before = local.graph.queries().len();
         let returned = local.graph.returned().len();
         let body = ask(&local, q).await;

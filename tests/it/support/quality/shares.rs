@@ -13,7 +13,7 @@ use std::{
 
 use serde_json::{Value, json};
 
-use super::{Half, M365Figures, M365Sum, Options, Set, app, ask, load, m365_ids};
+use super::{Half, M365Figures, M365Sum, Options, Set, app, ask_settled, load, m365_ids};
 
 /// A share placed on the board.
 struct Placed {
@@ -200,7 +200,7 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
             (false, "ko") => "ko",
             _ => "en",
         };
-        let (before, after) = (ask(&without, q).await, ask(&with, q).await);
+        let (before, after) = (ask_settled(&without, q).await, ask_settled(&with, q).await);
         let shown_items = after["m365"].as_array().cloned().unwrap_or_default();
         let relevant: HashSet<&str> = q.m365.iter().map(String::as_str).collect();
         let ids = m365_ids(&set, &after);
