@@ -361,7 +361,12 @@ async fn share_on_posts(http: &reqwest::Client, svc: &Service, n: usize) {
             let started = Instant::now();
             let res = http.put(url).json(&body).send().await.expect("share");
             latencies.push(started.elapsed());
-            assert_eq!(res.status(), 201);
+            // 200: already shared (a board started from a copy).
+            assert!(
+                matches!(res.status().as_u16(), 200 | 201),
+                "{}",
+                res.status()
+            );
         }
     }
     if !latencies.is_empty() {

@@ -33,6 +33,11 @@ fn main() {
         for half in halves {
             let figures = runtime.block_on(evaluate_shares(half));
             println!("## {half:?}, the board's knowledge\n\n{}", figures.table());
+            println!("Missed ({}):", figures.misses.len());
+            for miss in &figures.misses {
+                println!("- {miss}");
+            }
+            println!();
         }
         return;
     }

@@ -9,7 +9,7 @@
 use futures::future::join_all;
 
 use super::{PostIndex, Within, relevance, search_text};
-use crate::{keywords::korean::is_korean, store::now_ms};
+use crate::keywords::korean::is_korean;
 
 /// How related a text is to the post by meaning: standard deviations above
 /// the posts' mean similarity to it, by the model that told.
@@ -103,7 +103,7 @@ impl PostIndex {
         let ranking = &self.ranking;
         let model = ranking.word_model()?;
         let q = model.embed_text(query)?;
-        let (_, spread) = ranking.nearest_by_word_model(&q, now_ms(), &[], 1)?;
+        let spread = ranking.word_model_spread(ranking.digest(query), &q)?;
         if !relevance::tells(spread) {
             return None;
         }

@@ -145,6 +145,14 @@ impl Ranking {
         Some(set.nearest(vector, now_ms, exclude, limit))
     }
 
+    /// How similar the posts are to the word model's `vector` of a text of
+    /// digest `text` (see [`VectorSet::spread`]): None without the word
+    /// model.
+    pub fn word_model_spread(&self, text: u64, vector: &[f32]) -> Option<Spread> {
+        let set = self.words_set()?.read().ok()?;
+        Some(set.spread(text, vector))
+    }
+
     /// Posts indexed, and how many of them have a (stored) vector.
     pub fn counts(&self) -> (usize, usize) {
         (

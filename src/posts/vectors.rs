@@ -4,7 +4,10 @@
 //! × 256-d the buffer is 25 MB instead of 100 MB of f32, and scanning it is
 //! bound by memory bandwidth).
 
-use std::collections::HashMap;
+use std::{
+    collections::HashMap,
+    sync::{Mutex, PoisonError},
+};
 
 /// Post id → slot; vectors stored contiguously, `dims` bytes per slot.
 #[derive(Default)]
@@ -20,7 +23,13 @@ pub struct VectorSet {
     texts: HashMap<u64, usize>,
     /// Per slot, the digest of its text.
     digests: Vec<u64>,
+    /// The spreads computed since the vectors last changed, by the digest
+    /// of the text whose vector they are of (see [`Self::spread`]).
+    spreads: Mutex<HashMap<u64, Spread>>,
 }
+
+/// Spreads remembered at most; past it the memo starts again.
+const SPREADS: usize = 1024;
 
 impl VectorSet {
     /// Vectors held.
@@ -41,6 +50,7 @@ impl VectorSet {
         let Some((quantized, scale)) = quantize(&vector) else {
             return;
         };
+        self.forget_spreads();
         self.dims = vector.len();
         let slot = match self.index.get(&id) {
             Some(&slot) => {
@@ -77,6 +87,32 @@ impl VectorSet {
         }
     }
 
+    /// The spreads remembered are of other vectors than these now.
+    fn forget_spreads(&mut self) {
+        self.spreads
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
+    /// How similar the posts are to `query`, the vector of a text of digest
+    /// `text`: as [`Self::nearest`]'s spread, remembered until the vectors
+    /// change (a view judges several texts against its post's one vector,
+    /// and one scan of every vector tells the spread for all of them).
+    pub fn spread(&self, text: u64, query: &[f32]) -> Spread {
+        let memo = || self.spreads.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(spread) = memo().get(&text) {
+            return *spread;
+        }
+        let (_, spread) = self.nearest(query, 0, &[], 1);
+        let mut memo = memo();
+        if memo.len() >= SPREADS {
+            memo.clear();
+        }
+        memo.insert(text, spread);
+        spread
+    }
+
     /// Sets a held vector's expiry; false when the id has no vector.
     pub fn set_expiry(&mut self, id: &str, expires_at_ms: Option<i64>) -> bool {
         let Some(&slot) = self.index.get(id) else {
@@ -91,6 +127,7 @@ impl VectorSet {
         let Some(slot) = self.index.remove(id) else {
             return;
         };
+        self.forget_spreads();
         self.forget_text(slot);
         let last = self.slots.len() - 1;
         if slot != last {
@@ -280,6 +317,23 @@ mod tests {
         set.insert("d".into(), 0, None, vec![1.0, 0.1]);
         let ids = set.nearest_ids(&[2.0, 0.0], 100, &["d".to_string()], 5);
         assert_eq!(ids, vec!["a", "b"]);
+    }
+
+    #[test]
+    fn a_remembered_spread_is_the_scans_until_the_vectors_change() {
+        let mut set = VectorSet::default();
+        set.insert("a".into(), 0, None, vec![1.0, 0.0]);
+        set.insert("b".into(), 0, None, vec![0.0, 1.0]);
+        let q = [1.0, 0.0];
+        let scanned = |set: &VectorSet| set.nearest(&q, 0, &[], 1).1;
+        assert_eq!(set.spread(7, &q), scanned(&set));
+        assert_eq!(set.spread(7, &q), scanned(&set), "remembered");
+        set.insert("c".into(), 0, None, vec![1.0, 0.1]);
+        assert_eq!(set.spread(7, &q), scanned(&set), "after an insert");
+        assert_eq!(set.spread(7, &q).posts, 3);
+        set.remove("a");
+        assert_eq!(set.spread(7, &q), scanned(&set), "after a removal");
+        assert_eq!(set.spread(7, &q).posts, 2);
     }
 
     #[test]

@@ -172,6 +172,47 @@ async fn a_tangential_share_on_a_similar_post_is_not_suggested() {
 }
 
 #[tokio::test]
+async fn a_share_that_fits_only_its_own_posts_other_question_is_not_suggested() {
+    let app = spawn_app().await;
+    let host = "My VPN keeps dropping every few minutes, and the office printer queue is stuck too";
+    assert_eq!(app.put_post("p-both", post_body(host, &["vpn"])).await, 201);
+    for (id, text) in [
+        ("p-lunch", "Where is the cafeteria lunch menu posted?"),
+        ("p-parking", "Who issues the garage parking permits?"),
+    ] {
+        app.put_post(id, post_body(text, &[])).await;
+    }
+    for (id, title, url) in [
+        ("d-guide", "GlobalProtect VPN Setup Guide.docx", GUIDE_URL),
+        (
+            "d-printer",
+            "Printer queue stuck: clearing the print spooler.docx",
+            "https://contoso.sharepoint.com/sites/it/Print-Spooler.docx",
+        ),
+    ] {
+        let path = format!("/api/posts/p-both/shared-documents/{id}");
+        assert_eq!(
+            call(&app, "PUT", &path, Some(share_body(title, url)))
+                .await
+                .0,
+            201
+        );
+    }
+    let (_, body) = app
+        .suggest(
+            question("VPN disconnects all the time from home, any fix?"),
+            None,
+        )
+        .await;
+    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    assert_eq!(
+        titles,
+        [json!("GlobalProtect VPN Setup Guide.docx")],
+        "the printer guide fits the similar post, not this one: {body}"
+    );
+}
+
+#[tokio::test]
 async fn a_korean_question_gets_a_colleagues_english_document_described_in_korean() {
     let app = spawn_app().await;
     board_with_a_shared_guide(&app).await;

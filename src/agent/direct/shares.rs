@@ -3,8 +3,8 @@
 //! 365 items beside Graph's hits. A document shared on a related similar
 //! post is a candidate, with its evidence — how similar its post is (its
 //! rank among the related posts), how many of them shared it, how recent
-//! the share is — unless it is tangential: unrelated by meaning both to its
-//! own post and to this one. A shared mail is shown only when the caller's
+//! the share is — unless it is unrelated by meaning to this one (a
+//! tangential share, or one of its post's other questions). A shared mail is shown only when the caller's
 //! own Graph search returned it (nobody else can open it). Shares are
 //! LinkUp's data: they need no Graph token and cost no Graph request.
 
@@ -18,7 +18,7 @@ use crate::{
     },
     contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
     keywords::korean::is_korean,
-    posts::{Embedder, Meaning, Within},
+    posts::Within,
     store::{Knowledge, parse_time_ms},
     tools::truncate,
 };
@@ -29,13 +29,16 @@ const HOSTS: usize = 5;
 const REPLIES: usize = 3;
 /// ... each cut to this many characters.
 const REPLY_CHARS: usize = 200;
-/// How related by meaning a share on a related post must be to its post or
-/// to this one: one of the multilingual model's standard deviations above
-/// its reference board (two of the word model's, `evidence::deviations`).
-/// Chosen on the tuning half: 0 / 1 / 2 / 3 of the word model's showed a
-/// tangential share in 0.13 / 0.06 / 0.05 / 0.02 of panels and a share of
-/// the question's topic in 0.70 / 0.69 / 0.69 / 0.67 (BENCHMARKS.md,
-/// "Issue 64").
+/// How related by meaning a share on a related post must be to this one:
+/// one of the multilingual model's standard deviations above its reference
+/// board (two of the word model's, `evidence::deviations`). Chosen on the
+/// tuning half: 0 / 1 / 2 / 3 of the word model's showed a tangential share
+/// in 0.13 / 0.06 / 0.05 / 0.02 of panels and a share of the question's
+/// topic in 0.70 / 0.69 / 0.69 / 0.67 (BENCHMARKS.md, "Issue 64"). A share
+/// is not judged against its own post: relating to it says it fits that
+/// post, not this one (on the tuning half, judged against either, as many
+/// panels showed a share of the topic and a quarter more shares of other
+/// topics were kept, 61 against 49).
 const ON_RELATED: f32 = 2.0;
 /// How related a share on the model's next best post (one the floors do
 /// not relate) must be to this post itself: as related as a post must be
@@ -153,9 +156,9 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
     refs
 }
 
-/// For each candidate, whether it is related enough to show: by meaning to
-/// its post (one the floors relate) or to this one, by [`ON_RELATED`], or
-/// to this one alone by [`ALONE`]; where no model tells, a share on a
+/// For each candidate, whether it is related enough to show: by meaning
+/// to this post, by [`ON_RELATED`] on a post the floors relate and by
+/// [`ALONE`] on the model's next best; where no model tells, a share on a
 /// related post is.
 async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) -> Vec<bool> {
     let input = ctx.input;
@@ -164,50 +167,14 @@ async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) 
         .posts
         .relatedness_by_best_model(&input.text, &input.tags, &titles, within)
         .await;
-    // Each related post's shares, judged against it in one call. A share
-    // on a post the floors do not relate to this one must relate to this
-    // one itself.
-    let mut to_host: Vec<Option<Meaning>> = vec![None; candidates.len()];
-    let mut judged_hosts: Vec<&str> = Vec::new();
-    // Only the multilingual model judges against the related posts too:
-    // the word model's yardstick is a scan of every post's vector a text
-    // (B1 on 10,000 posts with shares: 4.6 -> 15.8 ms of CPU a request),
-    // so where it judges, a share is judged against this post alone.
-    let by_host = ctx.posts.embedder() == Embedder::Local;
-    for c in candidates.iter().filter(|c| by_host && c.host_related) {
-        if judged_hosts.contains(&c.host.id.as_str()) {
-            continue;
-        }
-        judged_hosts.push(&c.host.id);
-        let of_host: Vec<usize> = (0..candidates.len())
-            .filter(|&i| candidates[i].host_related && candidates[i].host.id == c.host.id)
-            .collect();
-        let these: Vec<&str> = of_host.iter().map(|&i| titles[i]).collect();
-        let host = c.host;
-        if let Some(meaning) = ctx
-            .posts
-            .relatedness_by_best_model(&host.text, &host.tags, &these, within)
-            .await
-        {
-            for (k, &i) in of_host.iter().enumerate() {
-                to_host[i] = Some(meaning[k]);
-            }
-        }
-    }
     candidates
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let judged = [to_post.as_ref().map(|m| m[i]), to_host[i]];
-            match judged {
-                [None, None] => c.host_related,
-                _ => {
-                    let floor = if c.host_related { ON_RELATED } else { ALONE };
-                    judged
-                        .into_iter()
-                        .flatten()
-                        .any(|m| evidence::deviations(m) >= floor)
-                }
+        .map(|(i, c)| match &to_post {
+            None => c.host_related,
+            Some(meaning) => {
+                let floor = if c.host_related { ON_RELATED } else { ALONE };
+                evidence::deviations(meaning[i]) >= floor
             }
         })
         .collect()

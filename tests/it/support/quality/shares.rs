@@ -46,6 +46,9 @@ pub struct ShareFigures {
     pub slices: BTreeMap<&'static str, ShareSlice>,
     pub shares: usize,
     pub tangential: usize,
+    /// Per question: a topic share not shown, or a share shown that does
+    /// not help it (to read while tuning, on the tuning half only).
+    pub misses: Vec<String>,
 }
 
 /// A stable number for `s` (choices that depend on nothing but the labels).
@@ -184,6 +187,7 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
         .map(|p| p.doc.as_str())
         .collect();
     let mut sums: BTreeMap<&'static str, Sum> = BTreeMap::new();
+    let mut misses = Vec::new();
     for q in &set.questions {
         let topic: Vec<&Placed> = placed
             .iter()
@@ -217,6 +221,30 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
             .iter()
             .zip(&ids)
             .any(|(item, id)| shared_item(item) && !relevant.contains(id.as_str()));
+        if !shown || other_topic {
+            let posts = super::super::post_ids(&after);
+            let hosts: Vec<String> = topic
+                .iter()
+                .map(|p| {
+                    let seen = if posts.contains(&p.post) {
+                        "in panel"
+                    } else {
+                        "not in panel"
+                    };
+                    format!("{} ({seen}): '{}'", p.post, title_of[p.doc.as_str()])
+                })
+                .collect();
+            let unhelpful: Vec<&str> = shown_items
+                .iter()
+                .zip(&ids)
+                .filter(|(item, id)| shared_item(item) && !relevant.contains(id.as_str()))
+                .map(|(item, _)| item["title"].as_str().unwrap_or_default())
+                .collect();
+            misses.push(format!(
+                "{} [{slice}] shown {shown} [{}]: topic shares {hosts:?}; unhelpful shown {unhelpful:?}",
+                q.id, q.text
+            ));
+        }
         for name in [slice, "all"] {
             let s = sums.entry(name).or_default();
             s.n += 1;
@@ -247,6 +275,7 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
             .collect(),
         shares: placed.iter().filter(|p| !p.tangential).count(),
         tangential: placed.iter().filter(|p| p.tangential).count(),
+        misses,
     }
 }
 
