@@ -111,7 +111,7 @@ impl PostIndex {
             texts
                 .iter()
                 .map(|t| {
-                    let cos = model.embed_text(t).map_or(0.0, |v| dot(&v, &q));
+                    let cos = ranking.word_vector(t).map_or(0.0, |v| dot(&v, &q));
                     Meaning::Words((cos - spread.mean) / spread.std)
                 })
                 .collect(),

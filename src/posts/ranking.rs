@@ -9,7 +9,7 @@
 use std::{
     collections::HashMap,
     hash::{BuildHasher, RandomState},
-    sync::{Arc, PoisonError, RwLock},
+    sync::{Arc, Mutex, PoisonError, RwLock},
 };
 
 use super::{
@@ -37,7 +37,14 @@ pub struct Ranking {
     vector_model: Option<String>,
     /// Digests texts: a query that is a stored post's text finds its vector.
     texts: RandomState,
+    /// The word model's vectors of texts judged lately, by digest (see
+    /// [`Self::word_vector`]).
+    word_vectors: Mutex<HashMap<u64, Option<Arc<[f32]>>>>,
 }
+
+/// Texts whose word-model vectors are remembered at most (1 KiB each);
+/// past it the memo starts again.
+const WORD_VECTORS: usize = 1024;
 
 impl Ranking {
     /// An empty ranking; with a word model, posts get its vectors as they
@@ -58,6 +65,7 @@ impl Ranking {
             multilingual,
             vector_model,
             texts: RandomState::new(),
+            word_vectors: Mutex::default(),
         }
     }
 
@@ -143,6 +151,30 @@ impl Ranking {
     ) -> Option<(Scored, Spread)> {
         let set = self.words_set()?.read().ok()?;
         Some(set.nearest(vector, now_ms, exclude, limit))
+    }
+
+    /// The word model's vector of `text` (None: it has no token), without
+    /// the model: remembered, as the texts judged against a post recur
+    /// from view to view (the titles of shared documents, a post's hits)
+    /// and the tokenizer costs most of a judgement.
+    pub fn word_vector(&self, text: &str) -> Option<Arc<[f32]>> {
+        let model = self.word_model.as_ref()?;
+        let digest = self.digest(text);
+        let memo = || {
+            self.word_vectors
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if let Some(vector) = memo().get(&digest) {
+            return vector.clone();
+        }
+        let vector: Option<Arc<[f32]>> = model.embed_text(text).map(Into::into);
+        let mut memo = memo();
+        if memo.len() >= WORD_VECTORS {
+            memo.clear();
+        }
+        memo.insert(digest, vector.clone());
+        vector
     }
 
     /// How similar the posts are to the word model's `vector` of a text of
