@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Instructions the service executes per request in a load scenario, counted by
-# callgrind (valgrind): deterministic to about ±0.3 %, where CPU time on a
-# shared VM varies by ±30 % between runs. Per request = (count at 600 requests
+# callgrind (valgrind): deterministic to about ±0.3 % on a quiet machine,
+# where CPU time on a shared VM varies by ±30 % between runs. Beside other
+# jobs the counts move too (slowed under callgrind, requests wait out
+# deadlines and take other paths: one B1 run beside the test suite counted
+# twice its quiet figure), so count alone. Per request = (count at 600 requests
 # − count at 200 requests) / 440 (each count includes start-up, seeding and a
 # warm-up of a tenth of the requests), so start-up cancels out.
 #

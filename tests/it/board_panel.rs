@@ -41,6 +41,24 @@ fn m365(body: &Value) -> Vec<Value> {
     body["m365"].as_array().cloned().unwrap_or_default()
 }
 
+/// Shares each (id, title, url) on `post_id`, each newly (201).
+async fn share_all(app: &TestApp, post_id: &str, shares: &[(&str, &str, &str)]) {
+    for (id, title, url) in shares {
+        let path = format!("/api/posts/{post_id}/shared-documents/{id}");
+        let (status, _) = call(app, "PUT", &path, Some(share_body(title, url))).await;
+        assert_eq!(status, 201, "{path}");
+    }
+}
+
+/// The panel of a new question about the VPN dropping (no Graph token):
+/// its documents' titles, and the whole answer.
+async fn vpn_panel_titles(app: &TestApp) -> (Vec<Value>, Value) {
+    let ask = question("VPN disconnects all the time from home, any fix?");
+    let (_, body) = app.suggest(ask, None).await;
+    let titles = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    (titles, body)
+}
+
 #[tokio::test]
 async fn a_document_shared_on_a_similar_post_is_suggested_without_a_graph_token_or_request() {
     let app = spawn_app().await;
@@ -157,13 +175,7 @@ async fn a_tangential_share_on_a_similar_post_is_not_suggested() {
         "https://contoso.sharepoint.com/menu.pdf",
     );
     assert_eq!(call(&app, "PUT", path, Some(menu)).await.0, 201);
-    let (_, body) = app
-        .suggest(
-            question("VPN disconnects all the time from home, any fix?"),
-            None,
-        )
-        .await;
-    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    let (titles, body) = vpn_panel_titles(&app).await;
     assert_eq!(
         titles,
         [json!("GlobalProtect VPN Setup Guide.docx")],
@@ -182,29 +194,20 @@ async fn a_share_that_fits_only_its_own_posts_other_question_is_not_suggested() 
     ] {
         app.put_post(id, post_body(text, &[])).await;
     }
-    for (id, title, url) in [
-        ("d-guide", "GlobalProtect VPN Setup Guide.docx", GUIDE_URL),
-        (
-            "d-printer",
-            "Printer queue stuck: clearing the print spooler.docx",
-            "https://contoso.sharepoint.com/sites/it/Print-Spooler.docx",
-        ),
-    ] {
-        let path = format!("/api/posts/p-both/shared-documents/{id}");
-        assert_eq!(
-            call(&app, "PUT", &path, Some(share_body(title, url)))
-                .await
-                .0,
-            201
-        );
-    }
-    let (_, body) = app
-        .suggest(
-            question("VPN disconnects all the time from home, any fix?"),
-            None,
-        )
-        .await;
-    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
+    share_all(
+        &app,
+        "p-both",
+        &[
+            ("d-guide", "GlobalProtect VPN Setup Guide.docx", GUIDE_URL),
+            (
+                "d-printer",
+                "Printer queue stuck: clearing the print spooler.docx",
+                "https://contoso.sharepoint.com/sites/it/Print-Spooler.docx",
+            ),
+        ],
+    )
+    .await;
+    let (titles, body) = vpn_panel_titles(&app).await;
     assert_eq!(
         titles,
         [json!("GlobalProtect VPN Setup Guide.docx")],
@@ -407,26 +410,12 @@ async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answer
             "https://contoso.sharepoint.com/budget.xlsx",
         ),
     ];
-    for (id, title, url) in shares {
-        let path = format!("/api/posts/p-lunch/shared-documents/{id}");
-        assert_eq!(
-            call(&app, "PUT", &path, Some(share_body(title, url)))
-                .await
-                .0,
-            201
-        );
-    }
-    let (_, body) = app
-        .suggest(
-            question("VPN disconnects all the time from home, any fix?"),
-            None,
-        )
-        .await;
+    share_all(&app, "p-lunch", &shares).await;
+    let (titles, body) = vpn_panel_titles(&app).await;
     assert!(
         crate::support::post_ids(&body).is_empty(),
         "the lunch post is not related: {body}"
     );
-    let titles: Vec<Value> = m365(&body).iter().map(|i| i["title"].clone()).collect();
     assert_eq!(titles, [json!(on_topic)], "{body}");
 }
 
