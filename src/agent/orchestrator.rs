@@ -292,9 +292,7 @@ impl Orchestrator {
         run.amend_selection(|selection| {
             if searches.m365 {
                 selection.m365 = collected
-                    .m365
-                    .iter()
-                    .filter(|(r, _)| collected.shown_unjudged(r))
+                    .unjudged(&collected.m365)
                     .map(|(r, _)| r.clone())
                     .collect();
             } else if !shared.is_empty() {
@@ -304,9 +302,7 @@ impl Orchestrator {
             }
             if searches.posts {
                 selection.posts = collected
-                    .posts
-                    .iter()
-                    .filter(|(r, _)| collected.shown_unjudged(r))
+                    .unjudged(&collected.posts)
                     .map(|(r, _)| r.clone())
                     .collect();
             }

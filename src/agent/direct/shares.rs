@@ -72,9 +72,7 @@ struct Candidate<'a> {
 pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
     let collected = ctx.run.findings.snapshot();
     let similar: Vec<(&String, &PostSummary, std::sync::Arc<Knowledge>)> = collected
-        .posts
-        .iter()
-        .filter(|(r, _)| collected.shown_unjudged(r))
+        .unjudged(&collected.posts)
         .take(HOSTS)
         .map(|(r, p)| (r, p, ctx.board.knowledge(&p.id)))
         .collect();

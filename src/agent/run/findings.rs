@@ -84,6 +84,15 @@ impl Collected {
         !self.candidates.contains(r)
     }
 
+    /// Those of `items` (the run's `m365` or `posts`) shown without the
+    /// model choosing them, in order.
+    pub fn unjudged<'a, T>(
+        &'a self,
+        items: &'a [(String, T)],
+    ) -> impl Iterator<Item = &'a (String, T)> + 'a {
+        items.iter().filter(|(r, _)| self.shown_unjudged(r))
+    }
+
     /// Sources lost in this run, in `unavailableSources` order.
     pub fn lost(&self) -> impl Iterator<Item = Source> + '_ {
         Source::ALL

@@ -95,14 +95,10 @@ fn assemble(
         ),
         // Nobody judged: only what the floors show.
         None => (
-            c.m365
-                .iter()
-                .filter(|(r, _)| c.shown_unjudged(r))
+            c.unjudged(&c.m365)
                 .map(|(_, m)| m.clone())
                 .collect::<Vec<_>>(),
-            c.posts
-                .iter()
-                .filter(|(r, _)| c.shown_unjudged(r))
+            c.unjudged(&c.posts)
                 .map(|(_, p)| p.clone())
                 .collect::<Vec<_>>(),
             None,
