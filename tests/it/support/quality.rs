@@ -21,7 +21,13 @@
 //! `tests/quality/real_model/vectors.json`), so that a rule that holds for
 //! one model only shows.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    sync::{Arc, Mutex},
+};
+
+use linkup_suggestions::azure_auth::Identity;
+use tokio::sync::OnceCell;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -31,10 +37,10 @@ mod shares;
 pub use shares::evaluate_shares;
 
 use super::{
-    Doc, Options, TestApp,
+    Doc, FakeGraph, FakeOpenAi, Options, TestApp,
     graph::TOKEN,
     openai::{ChatStep, Received},
-    spawn_app_with,
+    spawn_app_on, spawn_app_with,
 };
 
 /// Which half of the questions.
@@ -64,6 +70,9 @@ struct Set {
     m365: Vec<SetDoc>,
     posts: Vec<SetPost>,
     questions: Vec<Question>,
+    /// Which half and board this is ([`seed`]'s key).
+    #[serde(skip)]
+    key: String,
 }
 
 #[derive(Deserialize)]
@@ -358,9 +367,11 @@ fn load(half: Half) -> Set {
         let mut set = read("set_b");
         set.posts.retain(|p| p.board.is_some_and(|b| b <= size));
         assert_eq!(set.posts.len(), size, "set B's board of {size}");
+        set.key = format!("{half:?}");
         return set;
     }
     let mut set = load_english(half);
+    set.key = format!("{half:?}");
     let korean = read("korean");
     set.concepts.extend(korean.concepts);
     set.m365.extend(korean.m365);
@@ -444,9 +455,63 @@ async fn app(set: &Set, mut options: Options) -> TestApp {
     if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
         options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
     }
-    let app = spawn_app_with(options).await;
+    let by_local_model = !options.embeddings
+        && !options
+            .env
+            .iter()
+            .any(|(k, _)| *k == "LINKUP__POSTS__EMBEDDER");
+    let seed = if by_local_model {
+        Some(seed(set).await)
+    } else {
+        None
+    };
+    let (graph, openai) = (FakeGraph::start().await, FakeOpenAi::start().await);
+    let app = spawn_app_on(options, graph, openai, Identity::default(), |env| {
+        if let Some(seed) = &seed {
+            std::fs::write(&env["LINKUP__POSTS__DB_PATH"], &seed[..]).expect("the seeded index");
+        }
+    })
+    .await;
     app.openai.concepts(set.concepts.clone());
-    populate(app, set).await
+    app.graph.add(docs(set));
+    if seed.is_none() {
+        put_posts(&app, set).await;
+    }
+    app
+}
+
+/// The set's posts stored and embedded by the multilingual model, once per
+/// test process: the SQLite index a service keeps across restarts. The apps
+/// that rank posts by that model start from a copy of it, as a restarted
+/// service does, instead of embedding the board again (~19 s of CPU for the
+/// held-out board, which five apps of the evaluations use).
+async fn seed(set: &Set) -> Arc<Vec<u8>> {
+    type Seeds = BTreeMap<String, Arc<OnceCell<Arc<Vec<u8>>>>>;
+    static SEEDS: Mutex<Seeds> = Mutex::new(BTreeMap::new());
+    let cell = Arc::clone(
+        SEEDS
+            .lock()
+            .expect("the seeds")
+            .entry(set.key.clone())
+            .or_default(),
+    );
+    let seed = cell
+        .get_or_init(|| async {
+            let mut options = Options::default();
+            if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
+                options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
+            }
+            let app = spawn_app_with(options).await;
+            put_posts(&app, set).await;
+            let dir = tempfile::tempdir().expect("temp dir");
+            let copy = dir.path().join("seed.db");
+            rusqlite::Connection::open(&app.db_path)
+                .and_then(|c| c.execute("VACUUM INTO ?1", [copy.display().to_string()]))
+                .expect("a copy of the index");
+            Arc::new(std::fs::read(&copy).expect("the copy"))
+        })
+        .await;
+    Arc::clone(seed)
 }
 
 fn embedder(name: &str) -> Vec<(&'static str, String)> {
@@ -765,7 +830,8 @@ pub async fn evaluate(half: Half) -> Figures {
             .push(("LINKUP__AZURE_OPENAI__EMBEDDING_DIMENSIONS", "0".to_owned()));
         let real = spawn_app_with(real_options).await;
         real.openai.vectors(vectors);
-        let real = populate(real, &english).await;
+        real.graph.add(docs(&english));
+        put_posts(&real, &english).await;
         real.wait_until_embedded(english.posts.len() as i64).await;
         let mut unused = Slices::default();
         f.posts_azure_real =
@@ -895,9 +961,9 @@ async fn agent_run(set: &Set, pre_retrieval: bool, failures: &mut Vec<String>) -
     }
 }
 
-/// `app` with the set's documents and posts.
-async fn populate(app: TestApp, set: &Set) -> TestApp {
-    app.graph.add(docs(set));
+/// The set's posts written to `app` (a write returns once its posts are
+/// embedded by the local model).
+async fn put_posts(app: &TestApp, set: &Set) {
     let posts: Vec<Value> = set
         .posts
         .iter()
@@ -912,7 +978,6 @@ async fn populate(app: TestApp, set: &Set) -> TestApp {
         let (status, body) = app.post_batch(chunk).await;
         assert_eq!(status, 200, "{body}");
     }
-    app
 }
 
 impl Figures {
