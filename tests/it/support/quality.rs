@@ -82,6 +82,9 @@ struct SetDoc {
     title: String,
     url: String,
     body: String,
+    /// `en` or `ko` (set B).
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -772,9 +775,13 @@ pub async fn evaluate(half: Half) -> Figures {
     }
     f.fallback_m365 = m365.figures();
     f.posts_local = posts.figures();
-    if !matches!(half, Half::B(_)) {
-        f.quoted = quoted_run(&local, &set, half, &mut f.failures).await;
-    }
+    f.quoted = match half {
+        Half::B(_) => Some(quoted_run(&local, &set, subjects(&set), &mut f.failures).await),
+        _ => match quoted_cases(half) {
+            Some(cases) => Some(quoted_run(&local, &set, cases, &mut f.failures).await),
+            None => None,
+        },
+    };
     drop(local);
     if let Half::B(_) = half {
         // Set B measures what carries: the fallback and the agent's reading.
@@ -843,20 +850,67 @@ pub async fn evaluate(half: Half) -> Figures {
     f
 }
 
-/// The quoted-subject family's cases of `half` on the fallback: is the
-/// quoted document in the panel's top 3? None without `quoted.json`.
-async fn quoted_run(
-    app: &TestApp,
-    set: &Set,
-    half: Half,
-    failures: &mut Vec<String>,
-) -> Option<QuotedFigures> {
+/// The quoted-subject family's cases of `half` (`quoted.json`; none
+/// without it).
+fn quoted_cases(half: Half) -> Option<Vec<QuotedCase>> {
     let path = format!("{}/tests/quality/quoted.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).ok()?;
     let quoted: QuotedSet = serde_json::from_str(&text).expect("quoted.json parses");
+    Some(
+        quoted
+            .cases
+            .into_iter()
+            .filter(|c| c.half == half.name())
+            .collect(),
+    )
+}
+
+/// Issue 63's mail subjects on a set written another way: every mail of
+/// the set, its subject (without `RE:` or `FW:`, as a colleague would
+/// write it) posted as it is, and again in lower case (`home network
+/// changes`, `Question about rca`).
+fn subjects(set: &Set) -> Vec<QuotedCase> {
+    set.m365
+        .iter()
+        .filter(|d| d.kind == "mail")
+        .flat_map(|d| [(d, false), (d, true)])
+        .map(|(d, lower)| {
+            let mut subject = d.title.as_str();
+            while let Some((prefix, rest)) = subject.split_once(':') {
+                let prefix = prefix.trim().to_ascii_lowercase();
+                if !matches!(prefix.as_str(), "re" | "fw" | "fwd") {
+                    break;
+                }
+                subject = rest.trim_start();
+            }
+            QuotedCase {
+                id: format!("subject-{}{}", d.id, if lower { "-lower" } else { "" }),
+                half: "b".into(),
+                language: d.lang.clone().unwrap_or_default(),
+                text: if lower {
+                    subject.to_lowercase()
+                } else {
+                    subject.to_owned()
+                },
+                tags: Vec::new(),
+                quoted: d.id.clone(),
+                kind: d.kind.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Quoted-subject cases on the fallback: is the quoted document in the
+/// panel's top 3?
+async fn quoted_run(
+    app: &TestApp,
+    set: &Set,
+    cases: Vec<QuotedCase>,
+    failures: &mut Vec<String>,
+) -> QuotedFigures {
     let mut figures = QuotedFigures::default();
     let (mut top_3, mut rr, mut n) = (0usize, 0f64, 0usize);
-    for case in quoted.cases.iter().filter(|c| c.half == half.name()) {
+    for case in &cases {
         let body =
             json!({"postId": format!("eval-{}", case.id), "text": case.text, "tags": case.tags});
         let before = app.graph.queries().len();
@@ -884,7 +938,7 @@ async fn quoted_run(
     }
     figures.top_3 = top_3 as f64 / n.max(1) as f64;
     figures.mrr = rr / n.max(1) as f64;
-    Some(figures)
+    figures
 }
 
 /// The agent with a scripted model over every question, pre-retrieval on
