@@ -455,9 +455,7 @@ fn docs(set: &Set) -> Vec<Doc> {
 /// `QUALITY_MODEL_PATH` names another local model to evaluate
 /// (`posts.model_path`).
 async fn app(set: &Set, mut options: Options) -> TestApp {
-    if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
-        options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
-    }
+    model_path(&mut options);
     let by_local_model = !options.embeddings
         && !options
             .env
@@ -483,6 +481,13 @@ async fn app(set: &Set, mut options: Options) -> TestApp {
     app
 }
 
+/// `QUALITY_MODEL_PATH`, when set, as the local model (`posts.model_path`).
+fn model_path(options: &mut Options) {
+    if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
+        options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
+    }
+}
+
 /// The set's posts stored and embedded by the multilingual model, once per
 /// test process: the SQLite index a service keeps across restarts. The apps
 /// that rank posts by that model start from a copy of it, as a restarted
@@ -501,9 +506,7 @@ async fn seed(set: &Set) -> Arc<Vec<u8>> {
     let seed = cell
         .get_or_init(|| async {
             let mut options = Options::default();
-            if let Ok(path) = std::env::var("QUALITY_MODEL_PATH") {
-                options.env.push(("LINKUP__POSTS__MODEL_PATH", path));
-            }
+            model_path(&mut options);
             let app = spawn_app_with(options).await;
             put_posts(&app, set).await;
             let dir = tempfile::tempdir().expect("temp dir");
