@@ -6,7 +6,8 @@
 
 use std::{
     collections::HashMap,
-    sync::{Mutex, PoisonError},
+    hash::{Hash, Hasher},
+    sync::{Arc, Mutex, PoisonError},
 };
 
 /// Post id → slot; vectors stored contiguously, `dims` bytes per slot.
@@ -26,7 +27,13 @@ pub struct VectorSet {
     /// The spreads computed since the vectors last changed, by the digest
     /// of the text whose vector they are of (see [`Self::spread`]).
     spreads: Mutex<HashMap<u64, Spread>>,
+    /// The scans made since the vectors last changed, by their query,
+    /// exclusions and limit (see [`Self::nearest`]).
+    scans: Mutex<HashMap<u64, Arc<Scan>>>,
 }
+
+/// A scan's nearest posts and spread.
+type Scan = (Vec<(String, f32)>, Spread);
 
 /// Spreads remembered at most; past it the memo starts again.
 const SPREADS: usize = 1024;
@@ -87,9 +94,13 @@ impl VectorSet {
         }
     }
 
-    /// The spreads remembered are of other vectors than these now.
+    /// The spreads and scans remembered are of other vectors than these now.
     fn forget_spreads(&mut self) {
         self.spreads
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.scans
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
@@ -104,7 +115,7 @@ impl VectorSet {
         if let Some(spread) = memo().get(&text) {
             return *spread;
         }
-        let (_, spread) = self.nearest(query, 0, &[], 1);
+        let (_, spread) = self.scan(query, 0, &[], 1);
         let mut memo = memo();
         if memo.len() >= SPREADS {
             memo.clear();
@@ -119,6 +130,7 @@ impl VectorSet {
             return false;
         };
         self.slots[slot].1 = expires_at_ms;
+        self.forget_spreads();
         true
     }
 
@@ -147,7 +159,52 @@ impl VectorSet {
 
     /// The `limit` live posts most similar to `query`, best first, with
     /// their cosine similarity, and how similar the posts are to it overall.
+    /// Remembered until the vectors change: a view's posts search and its
+    /// shares (`agent::direct::shares`) ask the same of its post's vector,
+    /// and a scan of every vector is most of a search's cost. A post that
+    /// expired since is left out (its place is not filled: posts expiring
+    /// are few, and the next change of the vectors scans again).
     pub fn nearest(
+        &self,
+        query: &[f32],
+        now_ms: i64,
+        exclude: &[String],
+        limit: usize,
+    ) -> (Vec<(String, f32)>, Spread) {
+        let key = {
+            let mut h = std::hash::DefaultHasher::new();
+            for x in query {
+                x.to_bits().hash(&mut h);
+            }
+            (exclude, limit).hash(&mut h);
+            h.finish()
+        };
+        let memo = || self.scans.lock().unwrap_or_else(PoisonError::into_inner);
+        let remembered = memo().get(&key).cloned();
+        let scan = match remembered {
+            Some(scan) => scan,
+            None => {
+                let scan = Arc::new(self.scan(query, now_ms, exclude, limit));
+                let mut memo = memo();
+                if memo.len() >= SPREADS {
+                    memo.clear();
+                }
+                memo.insert(key, scan.clone());
+                scan
+            }
+        };
+        let live = |id: &String| {
+            self.index
+                .get(id)
+                .and_then(|&slot| self.slots[slot].1)
+                .is_none_or(|expires| expires > now_ms)
+        };
+        let found = scan.0.iter().filter(|(id, _)| live(id)).cloned().collect();
+        (found, scan.1)
+    }
+
+    /// [`Self::nearest`], scanning every vector.
+    fn scan(
         &self,
         query: &[f32],
         now_ms: i64,
@@ -342,11 +399,32 @@ mod tests {
         set.insert("a".into(), 0, None, vec![1.0, 0.0]);
         assert!(set.set_expiry("a", Some(10)));
         assert!(!set.set_expiry("missing", Some(10)));
+        assert_eq!(set.nearest_ids(&[1.0, 0.0], 5, &[], 5), ["a"]);
         assert!(
             set.nearest_ids(&[1.0, 0.0], 100, &[], 5).is_empty(),
             "expired at 10"
         );
-        assert_eq!(set.nearest_ids(&[1.0, 0.0], 5, &[], 5), ["a"]);
+    }
+
+    #[test]
+    fn a_remembered_scan_holds_until_the_vectors_change_without_posts_expired_since() {
+        let mut set = VectorSet::default();
+        set.insert("a".into(), 0, Some(10), vec![1.0, 0.0]);
+        set.insert("b".into(), 0, None, vec![0.7, 0.7]);
+        let q = [1.0, 0.0];
+        assert_eq!(set.nearest_ids(&q, 5, &[], 5), ["a", "b"]);
+        assert_eq!(set.nearest_ids(&q, 20, &[], 5), ["b"], "a expired at 10");
+        assert_eq!(
+            set.nearest_ids(&q, 5, &["b".to_owned()], 5),
+            ["a"],
+            "other exclusions, another scan"
+        );
+        set.insert("c".into(), 0, None, vec![1.0, 0.1]);
+        assert_eq!(set.nearest_ids(&q, 20, &[], 5), ["c", "b"], "after an insert");
+        set.remove("c");
+        assert_eq!(set.nearest_ids(&q, 20, &[], 5), ["b"], "after a removal");
+        assert!(set.set_expiry("b", Some(15)));
+        assert!(set.nearest_ids(&q, 20, &[], 5).is_empty(), "a new expiry");
     }
 
     #[test]
