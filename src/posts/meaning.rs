@@ -50,6 +50,37 @@ impl PostIndex {
         self.related(text, tags, texts, within, true).await
     }
 
+    /// Up to `limit` live posts nearest to the post of `text` and `tags`
+    /// by the multilingual model, without `exclude`, nearest first, each
+    /// with its relatedness (standard deviations above the model's
+    /// reference board). The post's vector is the posts search's (its
+    /// stored one, or the query's remembered), and with the search's
+    /// exclusion and count so is the scan (remembered): no inference or
+    /// scan of its own. None without the model or that vector.
+    pub async fn nearest_by_meaning(
+        &self,
+        text: &str,
+        tags: &[String],
+        exclude: &[String],
+        limit: usize,
+        within: Within,
+    ) -> Option<Vec<(String, f32)>> {
+        let model = self.ranking.multilingual()?;
+        let q = self
+            .multilingual_query(&search_text(text, tags), within)
+            .await?;
+        let spread = model.spread(&q);
+        let (nearest, _) = self
+            .ranking
+            .nearest(&q, crate::store::now_ms(), exclude, limit)?;
+        Some(
+            nearest
+                .into_iter()
+                .map(|(id, cos)| (id, (cos - spread.mean) / spread.std))
+                .collect(),
+        )
+    }
+
     /// By the multilingual model when `multilingual` and it is loaded, else
     /// by the word model.
     async fn related(

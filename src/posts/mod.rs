@@ -47,7 +47,7 @@ use multilingual::Multilingual;
 use ranking::Ranking;
 pub use relevance::Admit;
 use relevance::Floors;
-pub use search::{PostSearch, Within};
+pub use search::{CANDIDATES, PostSearch, Within};
 pub use store::parse_time_ms;
 use word_model::{ModelError, WordModel};
 
@@ -282,6 +282,11 @@ impl PostIndex {
             .get_many(vec![id.to_owned()], now_ms())
             .await?
             .pop())
+    }
+
+    /// The live posts of `ids`, in that order (the gone ones left out).
+    pub async fn get_many(&self, ids: Vec<String>) -> Result<Vec<PostSummary>, PostIndexError> {
+        Ok(self.store.get_many(ids, now_ms()).await?)
     }
 
     /// Which of `ids` are still live posts (not deleted, not expired).

@@ -16,7 +16,7 @@ use super::{
 use crate::{contract::PostSummary, keywords::query_terms, llm::LlmErrorKind, store::now_ms};
 
 /// Candidates taken from each ranking before fusion.
-const CANDIDATES: usize = 50;
+pub const CANDIDATES: usize = 50;
 /// Posts of the prior that [`PostIndex::specificity`] starts from: as many
 /// as the index needs before its spread tells (the relevance floors' count).
 const PRIOR_POSTS: usize = relevance::MIN_POSTS_FOR_SPREAD;

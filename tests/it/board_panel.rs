@@ -388,6 +388,22 @@ async fn an_answered_similar_post_comes_first_and_its_reply_is_the_hint() {
     );
 }
 
+/// A share that answers the VPN question ...
+const ON_TOPIC: &str = "GlobalProtect VPN disconnects at home: the fix.docx";
+/// ... and, beside it on the same post, one that does not.
+const FIX_AND_BUDGET: [(&str, &str, &str); 2] = [
+    (
+        "d-fix",
+        ON_TOPIC,
+        "https://contoso.sharepoint.com/vpn-fix.docx",
+    ),
+    (
+        "d-budget",
+        "Quarterly budget template.xlsx",
+        "https://contoso.sharepoint.com/budget.xlsx",
+    ),
+];
+
 #[tokio::test]
 async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answers_the_question_itself()
  {
@@ -397,26 +413,54 @@ async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answer
         post_body("Where is the cafeteria lunch menu posted?", &[]),
     )
     .await;
-    let on_topic = "GlobalProtect VPN disconnects at home: the fix.docx";
-    let shares = [
-        (
-            "d-fix",
-            on_topic,
-            "https://contoso.sharepoint.com/vpn-fix.docx",
-        ),
-        (
-            "d-budget",
-            "Quarterly budget template.xlsx",
-            "https://contoso.sharepoint.com/budget.xlsx",
-        ),
-    ];
-    share_all(&app, "p-lunch", &shares).await;
+    share_all(&app, "p-lunch", &FIX_AND_BUDGET).await;
     let (titles, body) = vpn_panel_titles(&app).await;
     assert!(
         crate::support::post_ids(&body).is_empty(),
         "the lunch post is not related: {body}"
     );
-    assert_eq!(titles, [json!(on_topic)], "{body}");
+    assert_eq!(titles, [json!(ON_TOPIC)], "{body}");
+}
+
+#[tokio::test]
+async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_title_answer_together()
+ {
+    let app = spawn_app().await;
+    // Six posts nearer the question than the host, none with a share: the
+    // posts search's five are all of them.
+    for (i, text) in [
+        "VPN disconnects every few minutes when I work from home",
+        "My VPN connection drops all the time at home, how do I fix it?",
+        "GlobalProtect keeps disconnecting from home wifi",
+        "VPN drops out constantly while working remotely",
+        "Home VPN connection is unstable and keeps cutting out",
+        "Why does the VPN disconnect so often from home?",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = format!("p-vpn-{i}");
+        assert_eq!(app.put_post(&id, post_body(text, &["vpn"])).await, 201);
+    }
+    let host = "Working from home this week: the laptop loses the company network now and then";
+    assert_eq!(app.put_post("p-host", post_body(host, &[])).await, 201);
+    for (id, text) in [
+        ("p-lunch", "Where is the cafeteria lunch menu posted?"),
+        ("p-parking", "Who issues the garage parking permits?"),
+    ] {
+        app.put_post(id, post_body(text, &[])).await;
+    }
+    share_all(&app, "p-host", &FIX_AND_BUDGET).await;
+    let (titles, body) = vpn_panel_titles(&app).await;
+    assert!(
+        !crate::support::post_ids(&body).contains(&"p-host".to_owned()),
+        "the host is past the posts shown: {body}"
+    );
+    assert_eq!(
+        titles,
+        [json!(ON_TOPIC)],
+        "its post and title speak of the question together; the budget's title does not: {body}"
+    );
 }
 
 #[tokio::test]

@@ -330,20 +330,21 @@ async fn set_b_on_a_board_of_300_posts_stays_at_or_above_its_floors() {
 
 #[tokio::test]
 async fn shares_on_the_held_out_board_stay_at_or_above_their_floors() {
-    // Measured (BENCHMARKS.md, "Issue 64"; stop 66, shares judged against
-    // the view's post only): a topic share shown 0.79 (en 0.75, ko 0.88,
-    // across languages 0.76); tangential 0.09 of panels; recall@10 0.47 →
-    // 0.66, precision@10 0.69 → 0.62; the hint cites the board in 0.87.
+    // Measured (BENCHMARKS.md, "Issue 64"; stop 68, the model's nearest
+    // posts lending their shares): a topic share shown 0.85 (en 0.80, ko
+    // 0.92, across languages 0.85); tangential 0.09 of panels; recall@10
+    // 0.47 → 0.67, precision@10 0.69 → 0.62; the hint cites the board in
+    // 0.91. Each floor is about one question under its figure.
     let f = evaluate_shares(Half::Heldout).await;
     println!("{}", f.table());
     let all = f.slices["all"];
     assert!(all.questions >= 100, "{all:?}");
-    assert!(all.share_shown >= 0.75, "{all:?}");
-    assert!(
-        f.slices["cross"].share_shown >= 0.70,
-        "{:?}",
-        f.slices["cross"]
-    );
+    assert!(all.share_shown >= 0.82, "{all:?}");
+    for (slice, floor) in [("cross", 0.82), ("en", 0.75), ("ko", 0.88)] {
+        let got = f.slices[slice];
+        assert!(got.share_shown >= floor, "{slice}: {got:?}");
+    }
+    assert!(all.tangential_panels <= 0.12, "{all:?}");
     assert!(all.tangential_panels <= 0.15, "{all:?}");
     assert!(
         all.with.recall_at_10 >= all.without.recall_at_10 + 0.15,
@@ -353,5 +354,5 @@ async fn shares_on_the_held_out_board_stay_at_or_above_their_floors() {
         all.with.precision_at_10 >= all.without.precision_at_10 - 0.10,
         "{all:?}"
     );
-    assert!(all.hint_cites_board >= 0.80, "{all:?}");
+    assert!(all.hint_cites_board >= 0.85, "{all:?}");
 }

@@ -1,10 +1,11 @@
 //! What the board already knows, in the panel: the documents colleagues
 //! shared on the post's similar posts (LinkUp's Share button), as Microsoft
-//! 365 items beside Graph's hits. A document shared on a related similar
-//! post is a candidate, with its evidence — how similar its post is (its
-//! rank among the related posts), how many of them shared it, how recent
-//! the share is — unless it is unrelated by meaning to this one (a
-//! tangential share, or one of its post's other questions). A shared mail is shown only when the caller's
+//! 365 items beside Graph's hits. A document shared on a similar post (the
+//! posts search's, or one of the multilingual model's nearest past them) is
+//! a candidate, with its evidence — how similar its post is (its rank
+//! among them), how many of them shared it, how recent the share is —
+//! unless it is unrelated by meaning to this one (a tangential share, or
+//! one of its post's other questions). A shared mail is shown only when the caller's
 //! own Graph search returned it (nobody else can open it). Shares are
 //! LinkUp's data: they need no Graph token and cost no Graph request.
 
@@ -15,10 +16,11 @@ use crate::{
     agent::run::{
         RunCtx,
         findings::{Collected, Reply, normalise_url, one_line},
+        panel::MAX_M365,
     },
     contract::{M365Source, McpSuggestion, PostSummary, SharedDocument},
     keywords::korean::is_korean,
-    posts::Within,
+    posts::{Meaning, Within},
     store::{Knowledge, parse_time_ms},
     tools::truncate,
 };
@@ -45,18 +47,38 @@ const ON_RELATED: f32 = 2.0;
 /// to be shown alone (`relevance::Floors::z_first`, 3 of the multilingual
 /// model's deviations).
 const ALONE: f32 = 6.0;
+/// Posts read by meaning for shares past the posts search's five: the
+/// multilingual model's nearest, as many as the posts search ranks by
+/// meaning (on the tuning half, its next best five left a share of the
+/// topic unseen for one question in five).
+const NEAREST: usize = crate::posts::CANDIDATES;
+/// How related one of those posts must be to this one to lend its shares
+/// (word-model deviations, as [`ON_RELATED`]) ...
+const HOST_FLOOR: f32 = 2.0;
+/// ... and how related it and the share's title must be together: a share
+/// is shown when its post and its title both speak of this post's topic,
+/// neither alone being enough to show it (chosen on the tuning half;
+/// BENCHMARKS.md, "Issue 64", stop 68).
+const TOGETHER: f32 = 14.0;
 /// Characters of the similar post quoted in a share's description.
 const QUOTE_CHARS: usize = 60;
+
+/// A post whose shares are candidates.
+enum Host {
+    /// A post of the posts search: related to this one by the floors, or
+    /// only the ranking's next best.
+    Found { post: PostSummary, related: bool },
+    /// One of the multilingual model's nearest posts past those, with its
+    /// relatedness in word-model deviations.
+    Nearest { id: String, z: f32 },
+}
 
 /// A document shared on similar posts, with its evidence.
 struct Candidate<'a> {
     /// The share on the most similar post that has it.
     share: &'a SharedDocument,
-    host: &'a PostSummary,
-    /// Whether that post is related to this one (by the floors), or only
-    /// the model's next best.
-    host_related: bool,
-    /// That post's rank among the similar posts (0: the most similar).
+    host: &'a Host,
+    /// That post's rank among the hosts (0: the most similar).
     host_rank: usize,
     /// How many of the similar posts shared it.
     hosts: usize,
@@ -93,21 +115,27 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
         })
         .collect();
     ctx.run.findings.replies(replies);
-    // Hosts: the related posts, then the model's next best by meaning,
-    // whose shares must relate to this post itself (see `related`).
+    // Hosts: the related posts, then the ranking's next best, then the
+    // model's nearest posts past them; each judged as `related` says.
     let next_best = next_best(ctx, &collected, similar.len());
-    let hosts: Vec<(&PostSummary, std::sync::Arc<Knowledge>, bool)> = similar
+    let found: Vec<(Host, std::sync::Arc<Knowledge>)> = similar
         .into_iter()
-        .map(|(_, p, k)| (p, k, true))
-        .chain(next_best.iter().map(|(p, k)| (p, k.clone(), false)))
-        .filter(|(_, k, _)| !k.shares.is_empty())
+        .map(|(_, p, k)| (p.clone(), k, true))
+        .chain(next_best.into_iter().map(|(p, k)| (p, k, false)))
+        .map(|(post, k, related)| (Host::Found { post, related }, k))
+        .collect();
+    let nearest = nearest(ctx, &found).await;
+    let hosts: Vec<(Host, std::sync::Arc<Knowledge>)> = found
+        .into_iter()
+        .chain(nearest)
+        .filter(|(_, k)| !k.shares.is_empty())
         .collect();
     if hosts.is_empty() {
         return Vec::new();
     }
     let mut candidates: Vec<Candidate<'_>> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
-    for (rank, (host, knowledge, host_related)) in hosts.iter().enumerate() {
+    for (rank, (host, knowledge)) in hosts.iter().enumerate() {
         for share in &knowledge.shares {
             let Some(url) = normalise_url(&share.url) else {
                 continue;
@@ -128,7 +156,6 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
                     candidates.push(Candidate {
                         share,
                         host,
-                        host_related: *host_related,
                         host_rank: rank,
                         hosts: 1,
                         latest_ms: at,
@@ -144,20 +171,31 @@ pub async fn add_shared(ctx: RunCtx<'_>) -> Vec<String> {
         .filter_map(|(c, related)| related.then_some(c))
         .collect();
     kept.sort_by_key(|c| (c.host_rank, std::cmp::Reverse((c.hosts, c.latest_ms))));
+    // They come first: past a panel's worth, none could be shown.
+    kept.truncate(MAX_M365);
+    let nearest_posts = nearest_posts(ctx, &kept).await;
     let korean = is_korean(&ctx.input.text);
     let items = kept
         .iter()
-        .map(|c| (item(c, korean), c.share.sharer_name.clone()))
+        .filter_map(|c| {
+            let post = match c.host {
+                Host::Found { post, .. } => post,
+                // A post gone since it was ranked lends nothing.
+                Host::Nearest { id, .. } => nearest_posts.iter().find(|p| p.id == *id)?,
+            };
+            Some((item(c.share, post, korean), c.share.sharer_name.clone()))
+        })
         .collect();
     let refs = ctx.run.findings.add_shared(items);
     ctx.run.findings.rerank_m365(&refs, &[]);
     refs
 }
 
-/// For each candidate, whether it is related enough to show: by meaning
-/// to this post, by [`ON_RELATED`] on a post the floors relate and by
-/// [`ALONE`] on the model's next best; where no model tells, a share on a
-/// related post is.
+/// For each candidate, whether it is related enough to show: its title by
+/// meaning to this post, by [`ON_RELATED`] on a post the floors relate and
+/// by [`ALONE`] on the ranking's next best; on one of the model's nearest
+/// posts, its title and post by [`TOGETHER`]. Where no model tells, a
+/// share on a related post is.
 async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) -> Vec<bool> {
     let input = ctx.input;
     let titles: Vec<&str> = candidates.iter().map(|c| c.share.title.as_str()).collect();
@@ -168,21 +206,79 @@ async fn related(ctx: RunCtx<'_>, candidates: &[Candidate<'_>], within: Within) 
     candidates
         .iter()
         .enumerate()
-        .map(|(i, c)| match &to_post {
-            None => c.host_related,
-            Some(meaning) => {
-                let floor = if c.host_related { ON_RELATED } else { ALONE };
-                evidence::deviations(meaning[i]) >= floor
+        .map(|(i, c)| {
+            let title = to_post.as_ref().map(|m| evidence::deviations(m[i]));
+            match (c.host, title) {
+                (Host::Found { related, .. }, None) => *related,
+                (Host::Found { related: true, .. }, Some(z)) => z >= ON_RELATED,
+                (Host::Found { related: false, .. }, Some(z)) => z >= ALONE,
+                (Host::Nearest { z: post, .. }, Some(z)) => post + z >= TOGETHER,
+                (Host::Nearest { .. }, None) => false,
             }
         })
         .collect()
 }
 
+/// The multilingual model's nearest posts to this one, past `found`, that
+/// are related enough to lend their shares ([`HOST_FLOOR`]), with what the
+/// board knows of them; none where the board knows nothing or no such
+/// model ranks.
+async fn nearest(
+    ctx: RunCtx<'_>,
+    found: &[(Host, std::sync::Arc<Knowledge>)],
+) -> Vec<(Host, std::sync::Arc<Knowledge>)> {
+    if ctx.board.is_empty() {
+        return Vec::new();
+    }
+    let input = ctx.input;
+    let is_found = |id: &str| {
+        found.iter().any(|(h, _)| match h {
+            Host::Found { post, .. } => post.id == id,
+            Host::Nearest { .. } => false,
+        })
+    };
+    // The posts search's own scan (remembered): its query, exclusion and
+    // count.
+    let exclude = [input.post_id.clone()];
+    let within = super::rank::texts_within(ctx);
+    let nearest = ctx
+        .posts
+        .nearest_by_meaning(&input.text, &input.tags, &exclude, NEAREST, within)
+        .await
+        .unwrap_or_default();
+    nearest
+        .into_iter()
+        .filter(|(id, _)| !is_found(id))
+        .map(|(id, z)| (id, evidence::deviations(Meaning::Multilingual(z))))
+        .filter(|(_, z)| *z >= HOST_FLOOR)
+        .filter_map(|(id, z)| {
+            let knowledge = ctx.board.knowledge(&id);
+            (!knowledge.shares.is_empty()).then_some((Host::Nearest { id, z }, knowledge))
+        })
+        .collect()
+}
+
+/// The posts of the kept candidates that are among the model's nearest,
+/// read from the store (for their descriptions' quotes).
+async fn nearest_posts(ctx: RunCtx<'_>, kept: &[&Candidate<'_>]) -> Vec<PostSummary> {
+    let mut ids: Vec<String> = Vec::new();
+    for c in kept {
+        if let Host::Nearest { id, .. } = c.host
+            && !ids.contains(id)
+        {
+            ids.push(id.clone());
+        }
+    }
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    ctx.posts.get_many(ids).await.unwrap_or_default()
+}
+
 /// The panel's item for a shared document: its title, URL and source as
 /// shared; described as who shared it on what, in the post's language.
-fn item(c: &Candidate<'_>, korean: bool) -> McpSuggestion {
-    let share = c.share;
-    let quote = truncate(&one_line(&c.host.text), QUOTE_CHARS);
+fn item(share: &SharedDocument, post: &PostSummary, korean: bool) -> McpSuggestion {
+    let quote = truncate(&one_line(&post.text), QUOTE_CHARS);
     let description = if korean {
         format!(
             "{}님이 비슷한 게시글에 공유한 문서: '{quote}'",
