@@ -420,7 +420,11 @@ mod tests {
             "other exclusions, another scan"
         );
         set.insert("c".into(), 0, None, vec![1.0, 0.1]);
-        assert_eq!(set.nearest_ids(&q, 20, &[], 5), ["c", "b"], "after an insert");
+        assert_eq!(
+            set.nearest_ids(&q, 20, &[], 5),
+            ["c", "b"],
+            "after an insert"
+        );
         set.remove("c");
         assert_eq!(set.nearest_ids(&q, 20, &[], 5), ["b"], "after a removal");
         assert!(set.set_expiry("b", Some(15)));

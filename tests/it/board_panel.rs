@@ -424,7 +424,7 @@ async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answer
 
 #[tokio::test]
 async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_title_answer_together()
- {
+{
     let app = spawn_app().await;
     // Six posts nearer the question than the host, none with a share: the
     // posts search's five are all of them.
