@@ -277,11 +277,7 @@ impl PostIndex {
 
     /// The live post with this id.
     pub async fn get(&self, id: &str) -> Result<Option<PostSummary>, PostIndexError> {
-        Ok(self
-            .store
-            .get_many(vec![id.to_owned()], now_ms())
-            .await?
-            .pop())
+        Ok(self.get_many(vec![id.to_owned()]).await?.pop())
     }
 
     /// The live posts of `ids`, in that order (the gone ones left out).
