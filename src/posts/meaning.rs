@@ -50,25 +50,21 @@ impl PostIndex {
         self.related(text, tags, texts, within, true).await
     }
 
-    /// Up to `limit` live posts nearest to the post of `text` and `tags`
-    /// by the multilingual model, without `exclude`, nearest first, each
-    /// with its relatedness (standard deviations above the model's
-    /// reference board). The post's vector is the posts search's (its
-    /// stored one, or the query's remembered), and with the search's
-    /// exclusion and count so is the scan (remembered): no inference or
-    /// scan of its own. None without the model or that vector.
+    /// Up to `limit` live posts nearest to `query` by the multilingual
+    /// model, without `exclude`, nearest first, each with its relatedness
+    /// (standard deviations above the model's reference board). Asked with
+    /// a posts search's query, exclusion and count, it reads that search's
+    /// vector and scan (both remembered): no inference or scan of its own.
+    /// None without the model or the query's vector.
     pub async fn nearest_by_meaning(
         &self,
-        text: &str,
-        tags: &[String],
+        query: &str,
         exclude: &[String],
         limit: usize,
         within: Within,
     ) -> Option<Vec<(String, f32)>> {
         let model = self.ranking.multilingual()?;
-        let q = self
-            .multilingual_query(&search_text(text, tags), within)
-            .await?;
+        let q = self.multilingual_query(query, within).await?;
         let spread = model.spread(&q);
         let (nearest, _) = self
             .ranking

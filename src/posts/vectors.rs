@@ -35,8 +35,8 @@ pub struct VectorSet {
 /// A scan's nearest posts and spread.
 type Scan = (Vec<(String, f32)>, Spread);
 
-/// Spreads remembered at most; past it the memo starts again.
-const SPREADS: usize = 1024;
+/// Spreads, and scans, remembered at most; past it a memo starts again.
+const MEMO: usize = 1024;
 
 impl VectorSet {
     /// Vectors held.
@@ -117,7 +117,7 @@ impl VectorSet {
         }
         let (_, spread) = self.scan(query, 0, &[], 1);
         let mut memo = memo();
-        if memo.len() >= SPREADS {
+        if memo.len() >= MEMO {
             memo.clear();
         }
         memo.insert(text, spread);
@@ -186,7 +186,7 @@ impl VectorSet {
             None => {
                 let scan = Arc::new(self.scan(query, now_ms, exclude, limit));
                 let mut memo = memo();
-                if memo.len() >= SPREADS {
+                if memo.len() >= MEMO {
                     memo.clear();
                 }
                 memo.insert(key, scan.clone());

@@ -19,8 +19,13 @@ pub fn m365_arguments(query: &str) -> Map<String, Value> {
 
 /// The arguments of the direct posts search: the post's text and tags.
 pub fn posts_arguments(input: &RunInput) -> Map<String, Value> {
-    let query = truncate(&input.posts_query(), MAX_QUERY_CHARS - 1);
-    Map::from_iter([("query".to_owned(), Value::from(query))])
+    Map::from_iter([("query".to_owned(), Value::from(posts_query(input)))])
+}
+
+/// The direct posts search's query: the post's text and tags, as long as
+/// a tool's query may be.
+pub fn posts_query(input: &RunInput) -> String {
+    truncate(&input.posts_query(), MAX_QUERY_CHARS - 1)
 }
 
 /// The direct Microsoft 365 query, also pre-retrieval's: the post's

@@ -241,9 +241,10 @@ async fn nearest(
     // count.
     let exclude = [input.post_id.clone()];
     let within = super::rank::texts_within(ctx);
+    let query = super::query::posts_query(input);
     let nearest = ctx
         .posts
-        .nearest_by_meaning(&input.text, &input.tags, &exclude, NEAREST, within)
+        .nearest_by_meaning(&query, &exclude, NEAREST, within)
         .await
         .unwrap_or_default();
     nearest
@@ -272,7 +273,14 @@ async fn nearest_posts(ctx: RunCtx<'_>, kept: &[&Candidate<'_>]) -> Vec<PostSumm
     if ids.is_empty() {
         return Vec::new();
     }
-    ctx.posts.get_many(ids).await.unwrap_or_default()
+    match ctx.posts.get_many(ids).await {
+        Ok(posts) => posts,
+        Err(error) => {
+            // Their shares are left out; the rest of the panel stands.
+            tracing::warn!(error.message = %error, "the nearest posts could not be read");
+            Vec::new()
+        }
+    }
 }
 
 /// The panel's item for a shared document: its title, URL and source as
