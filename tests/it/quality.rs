@@ -34,7 +34,8 @@ fn floors() -> Figures {
         // Issue 33: the model starts from the fallback's broad search and
         // answers at once when it holds what it looks for. Issue 63: it
         // reads what the ranking holds, recall first (held-out: posts 0.83
-        // · MRR 0.68, documents recall@10 0.59; 4,791 bytes), and judges;
+        // · MRR 0.68, documents recall@10 0.59; 4,791 bytes, 4,074 since
+        // candidates' posts are read by bytes, stop 69), and judges;
         // the scripted model keeps all it reads, so its panels' precision
         // is the reading's, not a model's choice.
         agent: AgentFigures {
@@ -280,6 +281,13 @@ async fn check_set_b(size: usize, floors: SetB) {
     }
     let reading = f.agent.posts.hit_at_5;
     assert!(reading >= floors.reading, "B{size} reading: {:?}", f.agent);
+    // Issue 63: at most 5 KiB sent to the model a view (set B's longer
+    // posts; 4,976 / 4,932 bytes at 30 / 300 posts, stop 69).
+    assert!(
+        f.agent.chat_bytes_per_request <= 5_120.0,
+        "B{size} bytes a view: {:?}",
+        f.agent
+    );
     for (name, recall, precision) in floors.m365 {
         let m = f.slices[name].fallback_m365;
         assert!(
@@ -345,7 +353,6 @@ async fn shares_on_the_held_out_board_stay_at_or_above_their_floors() {
         assert!(got.share_shown >= floor, "{slice}: {got:?}");
     }
     assert!(all.tangential_panels <= 0.12, "{all:?}");
-    assert!(all.tangential_panels <= 0.15, "{all:?}");
     assert!(
         all.with.recall_at_10 >= all.without.recall_at_10 + 0.15,
         "{all:?}"

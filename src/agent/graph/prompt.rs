@@ -25,11 +25,10 @@ const POSTS_ONLY: &str = "First call search_posts once with a short description 
 
 /// With pre-retrieval: the model starts from results and searches only
 /// when they do not answer the post.
-const AFTER_FIRST: &str = "The last user message holds the results of a first search for the post. \
-If some of them answer it, answer at once: another search makes the author wait a second round. \
-Only if none is about the post's topic, first, in one round: search_m365 once or twice with other \
-keyword queries of a few words (synonyms or related technical terms; a broader concept) and \
-search_posts once with a short description of the post.";
+const AFTER_FIRST: &str = "The last user message holds a first search's results. If some answer \
+the post, answer at once: another search makes the author wait. Only if none is about the post's \
+topic, first, in one round: search_m365 once or twice with other keywords (synonyms, related \
+technical terms, a broader concept) and search_posts once with a short description of the post.";
 
 const POSTS_ONLY_AFTER_FIRST: &str = "The last user message holds the posts a first search found. \
 If some of them answer the post, answer at once; only if none is about its topic, first call \

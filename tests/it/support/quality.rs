@@ -786,15 +786,15 @@ pub async fn evaluate(half: Half) -> Figures {
         },
     };
     drop(local);
+    if std::env::var_os("QUALITY_FALLBACK_ONLY").is_some() {
+        // The fallback's figures alone (a quicker loop while tuning them).
+        f.slices = slices.figures();
+        return f;
+    }
     if let Half::B(_) = half {
         // Set B measures what carries: the fallback and the agent's reading.
         f.slices = slices.figures();
         f.agent = agent_run(&set, true, &mut f.failures).await;
-        return f;
-    }
-    if std::env::var_os("QUALITY_FALLBACK_ONLY").is_some() {
-        // The fallback's figures alone (a quicker loop while tuning them).
-        f.slices = slices.figures();
         return f;
     }
 
