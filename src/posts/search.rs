@@ -113,11 +113,12 @@ impl PostIndex {
         let (semantic, embedding_error) = self.semantic(query, now, exclude, within).await;
         let word_model_stood_in = embedding_error.is_some() && semantic.is_some();
         let (ids, lexical_only) = match semantic {
-            Some((semantic, spread)) => {
-                let by_meaning = related_by_meaning(&semantic, spread, &self.floors);
+            Some((semantic, spread, board)) => {
+                let floors = self.floors.on_board(board);
+                let by_meaning = related_by_meaning(&semantic, spread, &floors);
                 // Where the model's meaning can judge (the spread tells), its
                 // floors may ask more of words alone (see `Floors`).
-                let by_words = match self.floors.words_beside_meaning {
+                let by_words = match floors.words_beside_meaning {
                     Some(coverage) if relevance::tells(spread) => {
                         related_by_coverage(&words, coverage, false)
                     }
@@ -233,11 +234,18 @@ impl PostIndex {
         now: i64,
         exclude: &[String],
         within: Within,
-    ) -> (Option<(Scored, vectors::Spread)>, Option<LlmErrorKind>) {
+    ) -> (
+        Option<(Scored, vectors::Spread, usize)>,
+        Option<LlmErrorKind>,
+    ) {
         let ranking = &self.ranking;
+        // Judged against the board's own spread.
+        let on_board = |(scored, spread): (Scored, vectors::Spread)| (scored, spread, spread.posts);
         let by_word_model = || {
             let vector = ranking.word_model()?.embed_text(query)?;
-            ranking.nearest_by_word_model(&vector, now, exclude, CANDIDATES)
+            ranking
+                .nearest_by_word_model(&vector, now, exclude, CANDIDATES)
+                .map(on_board)
         };
         match self.embedder {
             Embedder::None => (None, None),
@@ -250,13 +258,18 @@ impl PostIndex {
                 ) {
                     (Some(model), Some(vector)) => ranking
                         .nearest(&vector, now, exclude, CANDIDATES)
-                        .map(|(scored, _)| (scored, model.spread(&vector))),
+                        .map(|(scored, board)| (scored, model.spread(&vector), board.posts)),
                     _ => None,
                 };
                 (ranked, None)
             }
             Embedder::Azure => match self.azure_embedding(query, within.by).await {
-                Ok(vector) => (ranking.nearest(&vector, now, exclude, CANDIDATES), None),
+                Ok(vector) => (
+                    ranking
+                        .nearest(&vector, now, exclude, CANDIDATES)
+                        .map(on_board),
+                    None,
+                ),
                 Err(kind) => {
                     tracing::warn!(
                         error.kind = kind.as_str(),

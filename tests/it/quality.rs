@@ -304,14 +304,17 @@ async fn check_set_b(size: usize, floors: SetB) {
 
 #[tokio::test]
 async fn set_b_on_a_board_of_30_posts_stays_at_or_above_its_floors() {
-    // Measured: en 0.67 · 0.21, ko 0.74 · 0.11, en→ko 0.51, ko→en 0.76;
-    // reading 0.91; Microsoft 365 en 0.27 · 0.49, ko 0.49 · 0.66.
+    // Measured: en 0.78 · 0.52, ko 0.83 · 0.39, en→ko 0.64, ko→en 0.88
+    // (stop 69, the floors moved with the board: 0.67 · 0.21, 0.74 · 0.11,
+    // 0.51, 0.76 with those of 408 posts); reading 0.91; Microsoft 365 en
+    // 0.27 · 0.49, ko 0.49 · 0.66. Issue 63's targets (≥ 0.70, ≥ 0.40
+    // across, ≤ 0.8 unrelated) are held.
     let floors = SetB {
         posts: [
-            ("en", 0.64, Some(0.35)),
-            ("ko", 0.71, Some(0.25)),
-            ("en→ko", 0.48, None),
-            ("ko→en", 0.72, None),
+            ("en", 0.75, Some(0.65)),
+            ("ko", 0.80, Some(0.50)),
+            ("en→ko", 0.60, None),
+            ("ko→en", 0.84, None),
         ],
         reading: 0.88,
         m365: [("en", 0.25, 0.46), ("ko", 0.46, 0.63)],
@@ -321,12 +324,13 @@ async fn set_b_on_a_board_of_30_posts_stays_at_or_above_its_floors() {
 
 #[tokio::test]
 async fn set_b_on_a_board_of_300_posts_stays_at_or_above_its_floors() {
-    // Measured: en 0.67 · 0.43, ko 0.74 · 0.20, en→ko 0.46, ko→en 0.76;
+    // Measured: en 0.67 · 0.52, ko 0.78 · 0.25, en→ko 0.46, ko→en 0.76
+    // (stop 69; 0.67 · 0.43, 0.74 · 0.20 with the floors of 408 posts);
     // reading 0.81; Microsoft 365 en 0.27 · 0.49, ko 0.50 · 0.69.
     let floors = SetB {
         posts: [
-            ("en", 0.64, Some(0.55)),
-            ("ko", 0.71, Some(0.32)),
+            ("en", 0.64, Some(0.65)),
+            ("ko", 0.75, Some(0.35)),
             ("en→ko", 0.43, None),
             ("ko→en", 0.72, None),
         ],

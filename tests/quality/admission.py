@@ -8,6 +8,9 @@ slice, on set A's halves and on set B at each board size.
     cargo run --release -p linkup-e5 --example embed_lines < /tmp/adm.in.jsonl > /tmp/adm.vec.jsonl
     python3 tests/quality/admission.py calibrate /tmp/adm.vec.jsonl      # set A tuning only
     MODE=reference python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning b30 b300 b3000
+    python3 tests/quality/admission.py sizes /tmp/adm.vec.jsonl              # set A tuning, boards of 30/100/408
+    FIRST=3.0 python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning b30 b300 b3000  # nearest alone from 3
+    MOVED=1 python3 tests/quality/admission.py eval /tmp/adm.vec.jsonl tuning b30 b300 b3000
 
 Yardsticks (MODE): `board` (today: the board's spread of similarities to
 the question), `pairs` (the model's spread of unrelated pairs per language
@@ -16,8 +19,16 @@ board, the tuning half's posts), `equal` (the same, both languages weighed
 equally), `own` (its own language's reference posts only). Needs numpy.
 Meaning only (no words): the quality bench's figures, through the service,
 add the posts related by words.
+
+`sizes` and `MOVED=1`: the floors moved down on a board smaller than set
+A's tuning board of 408, to let as many unrelated posts pass by chance as
+there (the board's posts × the normal tail above the floor held equal;
+`Floors::on_board`; `MOVED=both` raises them on larger boards too). `sizes` judges that on set A's tuning half alone:
+each question on boards of 30 and 100 of the tuning posts (its related
+posts and others drawn at random, three draws).
 """
 import json, os, sys
+from math import erfc, sqrt
 
 import numpy as np
 
@@ -209,6 +220,54 @@ def evaluate_z(board, mode, zmin, band, cap=5, R=None, stats=None, first=None):
     return figures(board, panel)
 
 
+TUNING_BOARD = 408
+
+
+def tail(z):
+    return 0.5 * erfc(z / sqrt(2))
+
+
+def moved(z, posts):
+    """The floor `z` of the tuning board on a board of `posts` (as few as
+    30; from 408 on, standing: MOVED=both raises it on larger boards too)."""
+    most = None if os.environ.get('MOVED') == 'both' else TUNING_BOARD
+    p = TUNING_BOARD * tail(z) / min(max(posts, 30), most or posts)
+    lo, hi = 0.0, 10.0
+    for _ in range(60):
+        m = (lo + hi) / 2
+        lo, hi = (m, hi) if tail(m) > p else (lo, m)
+    return lo
+
+
+def sizes(V, R):
+    """Set A's tuning questions each on boards of 30 and 100 of its posts:
+    today's floors against the floors moved with the board."""
+    full = Board(V, 'tuning')
+    at = {i: j for j, i in enumerate(full.ids)}
+    for posts in (30, 100, TUNING_BOARD):
+        for name, floors in (('fixed', lambda n: (3.5, 3.0)), ('moved', lambda n: (moved(3.5, n), moved(3.0, n)))):
+            rng, st, unrel, n = np.random.default_rng(0), {}, 0, 0
+            for _ in range(3 if posts < TUNING_BOARD else 1):
+                for q in full.qs:
+                    own = [at[i] for i in q['posts'] if i in at]
+                    others = [j for j, i in enumerate(full.ids) if i not in q['posts']]
+                    pick = own + list(rng.choice(others, size=max(0, min(posts - len(own), len(others))), replace=False))
+                    ms = spreads(full, q, 'reference', R)
+                    ids = [full.ids[j] for j in pick]
+                    z = np.array([(x - ms[full.plang[i]][0]) / ms[full.plang[i]][1]
+                                  for x, i in zip(full.P[pick] @ full.V[text_of(q)], ids)])
+                    zmin, first = floors(len(pick))
+                    order = np.argsort(-z)[:20]
+                    kept = [ids[j] for j in order if z[j] >= zmin and z[j] >= z[order[0]] - 1.5][:5]
+                    if not kept and z[order[0]] >= first:
+                        kept = [ids[order[0]]]
+                    unrel += tally(full, q, kept, st)
+                    n += 1
+            out = {k: a / b for k, (a, b) in st.items()}
+            out['unrelated'] = unrel / n
+            print(f'tuning, boards of {posts}, {name} floors:', fmt(out))
+
+
 if __name__ == '__main__':
     cmd = sys.argv[1]
     if cmd == 'inputs':
@@ -216,6 +275,9 @@ if __name__ == '__main__':
         sys.exit()
     V = vectors(sys.argv[2])
     R = reference(V)
+    if cmd == 'sizes':
+        sizes(V, R)
+        sys.exit()
     if cmd == 'calibrate':
         b = Board(V, 'tuning')
         rel, unrel = pairs(b)
@@ -233,6 +295,10 @@ if __name__ == '__main__':
         zmin, band = float(os.environ.get('Z_MIN', '3.5')), float(os.environ.get('BAND', '1.5'))
         for name in sys.argv[3:] or ['tuning']:
             b = Board(V, name)
-            print(f'{name} ({len(b.ids)} posts, {len(b.qs)} questions) {mode} z >= {zmin}, band {band}:',
-                  fmt(evaluate_z(b, mode, zmin, band, R=R)), '| top 5:', fmt(evaluate(b, lambda s: 5)),
+            first = float(os.environ['FIRST']) if os.environ.get('FIRST') else None
+            zmin_b = zmin
+            if os.environ.get('MOVED'):
+                zmin_b, first = moved(zmin, len(b.ids)), moved(first or 3.0, len(b.ids))
+            print(f'{name} ({len(b.ids)} posts, {len(b.qs)} questions) {mode} z >= {zmin_b:.2f}, band {band}, first {"none" if first is None else round(first, 2)}:',
+                  fmt(evaluate_z(b, mode, zmin_b, band, R=R, first=first)), '| top 5:', fmt(evaluate(b, lambda s: 5)),
                   '| top 1:', fmt(evaluate(b, lambda s: 1)))
