@@ -116,7 +116,7 @@ impl Floors {
         }
     }
 
-    /// The floors for a board of `posts` live posts. A post unrelated to
+    /// The floors for a board of `posts` posts. A post unrelated to
     /// the question passes a floor by chance, so the fewer posts, the
     /// fewer pass it: on a board smaller than the one the floors were
     /// chosen on (`chosen_on`), `z_min` and `z_first` move down to let as

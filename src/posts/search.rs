@@ -224,8 +224,9 @@ impl PostIndex {
         Ok(self.store.get_many(ids, now).await?)
     }
 
-    /// Ranking by meaning, by the configured model; when Azure's query
-    /// embedding fails or is not back by `within.by`, by the word model,
+    /// Ranking by meaning, by the configured model, with the spread it is
+    /// judged against and how many posts it holds vectors of; when Azure's
+    /// query embedding fails or is not back by `within.by`, by the word model,
     /// with the failure's kind. None when no model ranked (none configured,
     /// the query's vector not computed in time, or the vectors unreadable).
     async fn semantic(
