@@ -29,6 +29,12 @@ pub struct ShareSlice {
     pub questions: usize,
     /// A share of the question's topic is in its panel.
     pub share_shown: f64,
+    /// The same, of the questions whose topic shares the caller may see:
+    /// not only shared mails their own Graph search did not return (which
+    /// the panel never shows: nobody else can open them).
+    pub visible_shown: f64,
+    /// How many questions those are.
+    pub visible_questions: usize,
     /// Panels showing a tangential share.
     pub tangential_panels: f64,
     /// Panels showing any share that does not help the question (a
@@ -175,6 +181,8 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
     struct Sum {
         n: usize,
         shown: usize,
+        visible: usize,
+        visible_shown: usize,
         tangential: usize,
         other_topic: usize,
         hints: usize,
@@ -204,7 +212,13 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
             (false, "ko") => "ko",
             _ => "en",
         };
-        let (before, after) = (ask_settled(&without, q).await, ask_settled(&with, q).await);
+        let before = ask_settled(&without, q).await;
+        let returned = with.graph.returned().len();
+        let after = ask_settled(&with, q).await;
+        let found = super::doc_ids(&set, &with.graph.returned()[returned..]);
+        let visible = topic
+            .iter()
+            .any(|p| kind_of[p.doc.as_str()] != "mail" || found.contains(&p.doc));
         let shown_items = after["m365"].as_array().cloned().unwrap_or_default();
         let relevant: HashSet<&str> = q.m365.iter().map(String::as_str).collect();
         let ids = m365_ids(&set, &after);
@@ -249,6 +263,8 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
             let s = sums.entry(name).or_default();
             s.n += 1;
             s.shown += usize::from(shown);
+            s.visible += usize::from(visible);
+            s.visible_shown += usize::from(visible && shown);
             s.tangential += usize::from(tangential);
             s.other_topic += usize::from(other_topic);
             s.hints += usize::from(cites_board(&after["actionHint"]));
@@ -264,6 +280,8 @@ pub async fn evaluate_shares(half: Half) -> ShareFigures {
                 let slice = ShareSlice {
                     questions: s.n,
                     share_shown: rate(s.shown, s.n),
+                    visible_shown: rate(s.visible_shown, s.visible),
+                    visible_questions: s.visible,
                     tangential_panels: rate(s.tangential, s.n),
                     unhelpful_share_panels: rate(s.other_topic, s.n),
                     without: s.without.figures(),
@@ -283,14 +301,16 @@ impl ShareFigures {
     /// The figures as a Markdown table.
     pub fn table(&self) -> String {
         let mut t = format!(
-            "{} shares of a question's topic, {} tangential\n\n| slice | questions | a topic share shown | tangential shown | any unhelpful share shown | recall@10 without → with | precision@10 without → with | hint cites the board |\n|---|---|---|---|---|---|---|---|\n",
+            "{} shares of a question's topic, {} tangential\n\n| slice | questions | a topic share shown | of those the caller may see | tangential shown | any unhelpful share shown | recall@10 without → with | precision@10 without → with | hint cites the board |\n|---|---|---|---|---|---|---|---|---|\n",
             self.shares, self.tangential
         );
         for (name, s) in &self.slices {
             t.push_str(&format!(
-                "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} → {:.2} | {:.2} → {:.2} | {:.2} |\n",
+                "| {name} | {} | {:.2} | {:.2} ({}) | {:.2} | {:.2} | {:.2} → {:.2} | {:.2} → {:.2} | {:.2} |\n",
                 s.questions,
                 s.share_shown,
+                s.visible_shown,
+                s.visible_questions,
                 s.tangential_panels,
                 s.unhelpful_share_panels,
                 s.without.recall_at_10,
