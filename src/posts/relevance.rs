@@ -129,10 +129,10 @@ impl Floors {
     /// rule on set B's 3,000 posts halved the unrelated posts but cost a
     /// sixth of the related ones (BENCHMARKS.md, "Issue 63", stop 69).
     pub fn on_board(self, posts: usize) -> Self {
-        let Some(chosen) = self.chosen_on else {
+        let Some(chosen) = self.chosen_on.filter(|&chosen| posts < chosen) else {
             return self;
         };
-        let ratio = chosen as f64 / posts.clamp(MIN_POSTS_FOR_SPREAD, chosen) as f64;
+        let ratio = chosen as f64 / posts.max(MIN_POSTS_FOR_SPREAD) as f64;
         let moved = |z: f32| above_tail(ratio * tail(f64::from(z)), f64::from(z)) as f32;
         Self {
             z_min: moved(self.z_min),

@@ -241,12 +241,13 @@ impl PostIndex {
     ) {
         let ranking = &self.ranking;
         // Judged against the board's own spread.
-        let on_board = |(scored, spread): (Scored, vectors::Spread)| (scored, spread, spread.posts);
+        let with_count =
+            |(scored, spread): (Scored, vectors::Spread)| (scored, spread, spread.posts);
         let by_word_model = || {
             let vector = ranking.word_model()?.embed_text(query)?;
             ranking
                 .nearest_by_word_model(&vector, now, exclude, CANDIDATES)
-                .map(on_board)
+                .map(with_count)
         };
         match self.embedder {
             Embedder::None => (None, None),
@@ -268,7 +269,7 @@ impl PostIndex {
                 Ok(vector) => (
                     ranking
                         .nearest(&vector, now, exclude, CANDIDATES)
-                        .map(on_board),
+                        .map(with_count),
                     None,
                 ),
                 Err(kind) => {

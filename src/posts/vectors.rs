@@ -57,7 +57,7 @@ impl VectorSet {
         let Some((quantized, scale)) = quantize(&vector) else {
             return;
         };
-        self.forget_spreads();
+        self.forget_memos();
         self.dims = vector.len();
         let slot = match self.index.get(&id) {
             Some(&slot) => {
@@ -95,7 +95,7 @@ impl VectorSet {
     }
 
     /// The spreads and scans remembered are of other vectors than these now.
-    fn forget_spreads(&mut self) {
+    fn forget_memos(&mut self) {
         self.spreads
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner)
@@ -130,7 +130,7 @@ impl VectorSet {
             return false;
         };
         self.slots[slot].1 = expires_at_ms;
-        self.forget_spreads();
+        self.forget_memos();
         true
     }
 
@@ -139,7 +139,7 @@ impl VectorSet {
         let Some(slot) = self.index.remove(id) else {
             return;
         };
-        self.forget_spreads();
+        self.forget_memos();
         self.forget_text(slot);
         let last = self.slots.len() - 1;
         if slot != last {

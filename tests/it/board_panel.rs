@@ -422,12 +422,10 @@ async fn a_share_on_a_post_the_floors_do_not_relate_is_shown_only_when_it_answer
     assert_eq!(titles, [json!(ON_TOPIC)], "{body}");
 }
 
-#[tokio::test]
-async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_title_answer_together()
-{
-    let app = spawn_app().await;
-    // Six posts nearer the question than the host, none with a share: the
-    // posts search's five are all of them.
+/// A board where six posts are nearer the VPN question than `p-host`, none
+/// with a share (the posts search's five are all of them), and `p-host`
+/// carries [`FIX_AND_BUDGET`]; `p-host` expires at `expires_at` if given.
+async fn board_with_shares_past_the_searchs_five(app: &TestApp, expires_at: Option<String>) {
     for (i, text) in [
         "VPN disconnects every few minutes when I work from home",
         "My VPN connection drops all the time at home, how do I fix it?",
@@ -442,15 +440,28 @@ async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_titl
         let id = format!("p-vpn-{i}");
         assert_eq!(app.put_post(&id, post_body(text, &["vpn"])).await, 201);
     }
-    let host = "Working from home this week: the laptop loses the company network now and then";
-    assert_eq!(app.put_post("p-host", post_body(host, &[])).await, 201);
+    let mut host = post_body(
+        "Working from home this week: the laptop loses the company network now and then",
+        &[],
+    );
+    if let Some(at) = expires_at {
+        host["expiresAt"] = json!(at);
+    }
+    assert_eq!(app.put_post("p-host", host).await, 201);
     for (id, text) in [
         ("p-lunch", "Where is the cafeteria lunch menu posted?"),
         ("p-parking", "Who issues the garage parking permits?"),
     ] {
         app.put_post(id, post_body(text, &[])).await;
     }
-    share_all(&app, "p-host", &FIX_AND_BUDGET).await;
+    share_all(app, "p-host", &FIX_AND_BUDGET).await;
+}
+
+#[tokio::test]
+async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_title_answer_together()
+{
+    let app = spawn_app().await;
+    board_with_shares_past_the_searchs_five(&app, None).await;
     let (titles, body) = vpn_panel_titles(&app).await;
     assert!(
         !crate::support::post_ids(&body).contains(&"p-host".to_owned()),
@@ -461,6 +472,23 @@ async fn a_share_on_a_post_past_the_searchs_five_is_shown_when_its_post_and_titl
         [json!(ON_TOPIC)],
         "its post and title speak of the question together; the budget's title does not: {body}"
     );
+}
+
+#[tokio::test]
+async fn a_share_on_a_post_past_the_searchs_five_leaves_the_same_view_when_its_post_expires() {
+    let app = spawn_app().await;
+    let soon = time::OffsetDateTime::now_utc() + Duration::from_secs(2);
+    let soon = soon
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    board_with_shares_past_the_searchs_five(&app, Some(soon)).await;
+    let (titles, body) = vpn_panel_titles(&app).await;
+    assert_eq!(titles, [json!(ON_TOPIC)], "while the post lives: {body}");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    // The same view (the panel cache is off): the same query vector,
+    // exclusion and count, so the search's remembered scan is read again.
+    let (titles, body) = vpn_panel_titles(&app).await;
+    assert!(titles.is_empty(), "{body}");
 }
 
 #[tokio::test]
